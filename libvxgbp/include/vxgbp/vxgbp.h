@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * vxgbp.h - the one public header of libvxgbp, the VXLAN Group Policy codec.
+ *
+ * VXLAN-GBP (draft-smith-vxlan-group-policy, Linux 3511494ce2f3) reuses
+ * reserved bits of the RFC 7348 VXLAN header:
+ *
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |G|R|R|R|I|R|R|R|R|D|R|R|A|R|R|R|        Group Policy ID        |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *   |          VXLAN Network Identifier (VNI)       |   Reserved    |
+ *   +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * Conventions (libmnl style):
+ *  - every function is vxgbp_<object>_<verb>;
+ *  - a negative return is an error (enum vxgbp_err), 0 is success, a
+ *    positive return is a length in bytes;
+ *  - soft findings (the header decodes, but breaks a rule) are reported in a
+ *    uint64_t bitmask of enum vxgbp_rule bits, never as errors;
+ *  - no allocation, no globals: results point into the caller's buffer;
+ *  - every read of packet bytes is bounds-checked.
+ */
+#ifndef VXGBP_VXGBP_H
+#define VXGBP_VXGBP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VXGBP_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------
+ * Errors
+ */
+enum vxgbp_err {
+	VXGBP_OK = 0,
+	VXGBP_E_TRUNCATED = -1,   /* capture ends before the header does */
+	VXGBP_E_MALFORMED = -2,   /* lengths or fields contradict each other */
+	VXGBP_E_INVAL = -3,       /* invalid argument (value out of range) */
+	VXGBP_E_NOSPACE = -4,     /* output buffer too small */
+	VXGBP_E_UNSUPPORTED = -5, /* link type or feature not handled */
+	VXGBP_E_SYNTAX = -6,      /* text input (group file, spec) unparsable */
+};
+#define VXGBP_E_MIN VXGBP_E_SYNTAX
+
+/* Text for any return code: "ok", "truncated", ...; never NULL. */
+const char *vxgbp_strerror(int err);
+
+/* ------------------------------------------------------------------------
+ * The 8-byte header
+ */
+#define VXGBP_HDR_LEN 8
+#define VXGBP_PORT_IANA 4789  /* RFC 7348 */
+#define VXGBP_PORT_LINUX 8472 /* Linux's historic default */
+
+/* The first 16 bits of the header, as a host-order word (byte 0 << 8 | byte 1).
+ * These are the same bit positions Linux uses in vx_flags (G = bit 31,
+ * I = bit 27, D = bit 22, A = bit 19 of the first 32-bit word). */
+#define VXGBP_F_G 0x8000u /* Group Based Policy extension present */
+#define VXGBP_F_I 0x0800u /* VNI valid */
+#define VXGBP_F_D 0x0040u /* Don't Learn (only meaningful with G) */
+#define VXGBP_F_A 0x0008u /* Policy Applied (only meaningful with G) */
+/* Bits that are reserved in plain RFC 7348 VXLAN (everything but I). */
+#define VXGBP_F_RSVD_7348 0xf7ffu
+/* Bits that stay reserved with the GBP extension. */
+#define VXGBP_F_RSVD_GBP 0x77b7u
+
+#define VXGBP_VNI_MAX 0xffffffu
+
+/* A decoded header.  Every bit of the 8 bytes is kept, so
+ * vxgbp_hdr_encode(vxgbp_hdr_decode(b)) == b for any 8 bytes. */
+struct vxgbp_hdr {
+	uint16_t flags; /* bytes 0-1: VXGBP_F_* and reserved bits */
+	uint16_t group; /* bytes 2-3: Group Policy ID (reserved without G) */
+	uint32_t vni;   /* bytes 4-6: 24-bit VNI */
+	uint8_t rsvd;   /* byte 7: reserved */
+};
+
+/* Decode 8 bytes at buf.  Returns VXGBP_HDR_LEN, or VXGBP_E_TRUNCATED when
+ * len < 8. */
+int vxgbp_hdr_decode(struct vxgbp_hdr *h, const void *buf, size_t len);
+/* Encode into buf.  Returns VXGBP_HDR_LEN, VXGBP_E_NOSPACE, or VXGBP_E_INVAL
+ * when vni > VXGBP_VNI_MAX. */
+int vxgbp_hdr_encode(const struct vxgbp_hdr *h, void *buf, size_t len);
+/* Fill h as a conforming GBP sender would (G and I set, or only I when
+ * has_gbp is 0), ID and flags from the arguments. */
+void vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, int has_gbp,
+		    uint16_t group, int dont_learn, int policy_applied);
+/* Header-level findings (VXGBP_RB(rule) bits), stateless. */
+uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h);
+
+static inline int vxgbp_hdr_has_gbp(const struct vxgbp_hdr *h)
+{
+	return (h->flags & VXGBP_F_G) != 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Linux skb->mark mapping and the verdict of a Linux 6.12 VTEP.
+ *
+ * The mark layout is the kernel's struct vxlan_metadata gbp word:
+ * ID in bits 0-15, Don't Learn at bit 22, Policy Applied at bit 19.
+ */
+#define VXGBP_MARK_ID_MASK 0x0000ffffu
+#define VXGBP_MARK_D 0x00400000u
+#define VXGBP_MARK_A 0x00080000u
+#define VXGBP_MARK_USED (VXGBP_MARK_ID_MASK | VXGBP_MARK_D | VXGBP_MARK_A)
+
+/* The mark a Linux `gbp` device sets for a received header with G set
+ * (vxlan_parse_gbp_hdr()).  Returns 0 when G is clear. */
+uint32_t vxgbp_mark_from_hdr(const struct vxgbp_hdr *h);
+/* The header a Linux 6.12 `gbp` device sends for skb->mark (vxlan_build_gbp_hdr()
+ * as called from vxlan_xmit_one()): I always set; G set for any non-zero
+ * mark (even one with no GBP bits - the kernel's behaviour); ID, D and A
+ * from the mark, other mark bits lost.  flags of VXGBP_MARK_TX_STRICT give the
+ * draft's intent instead: G only when the mark has GBP bits. */
+#define VXGBP_MARK_TX_STRICT 0x1u
+void vxgbp_mark_to_hdr(struct vxgbp_hdr *h, uint32_t mark, uint32_t vni,
+		       unsigned flags);
+
+/* Device configuration for the verdict model. */
+#define VXGBP_DEV_GBP 0x1u        /* `ip link ... type vxlan ... gbp` */
+#define VXGBP_DEV_COLLECT_MD 0x2u /* `external`: GBP goes to tunnel metadata */
+
+enum vxgbp_drop {
+	VXGBP_DROP_NONE = 0,
+	VXGBP_DROP_I_CLEAR,        /* VNI flag not set */
+	VXGBP_DROP_GBP_NOT_ENABLED,/* G set on a device without gbp */
+	VXGBP_DROP_RSVD_FLAGS,     /* other unparsed flag bits */
+	VXGBP_DROP_RSVD_VNI,       /* reserved tail byte set */
+};
+
+struct vxgbp_verdict {
+	int accept;         /* 1: delivered, 0: dropped */
+	enum vxgbp_drop why;/* reason when dropped */
+	uint32_t mark;      /* skb->mark after decap (when mark_set) */
+	int mark_set;       /* 0: the kernel leaves skb->mark as it was */
+	uint32_t md_gbp;    /* metadata gbp word (collect_md devices) */
+};
+
+/* What Linux 6.12's vxlan_rcv() does with this header on a device with
+ * dev_flags (VXGBP_DEV_*).  Always returns 0. */
+int vxgbp_verdict_linux(const struct vxgbp_hdr *h, unsigned dev_flags,
+			struct vxgbp_verdict *v);
+/* "accept", "i-flag-clear", "gbp-not-enabled", ... */
+const char *vxgbp_drop_name(enum vxgbp_drop why);
+
+/* ------------------------------------------------------------------------
+ * Rules: one stable id per conformance rule, shared by gbpdump --check,
+ * --json "findings" and the Wireshark plugin's expert info.
+ * Findings are bitmasks of VXGBP_RB(rule).
+ */
+enum vxgbp_rule {
+	/* header rules (vxgbp_hdr_check) */
+	VXGBP_R_I_CLEAR = 0,      /* gbp.i-flag-clear */
+	VXGBP_R_RSVD_FLAGS,       /* gbp.reserved-flags */
+	VXGBP_R_RSVD_BYTE,        /* gbp.reserved-byte */
+	VXGBP_R_D_WITHOUT_G,      /* gbp.d-without-g */
+	VXGBP_R_A_WITHOUT_G,      /* gbp.a-without-g */
+	VXGBP_R_ID_WITHOUT_G,     /* gbp.id-without-g */
+	VXGBP_R_ZERO_ID,          /* gbp.zero-id (INFO) */
+	/* frame rules (vxgbp_pkt_parse) */
+	VXGBP_R_UDP_CSUM,         /* udp.bad-checksum */
+	VXGBP_R_UDP_ZERO_CSUM6,   /* udp.zero-checksum-ipv6 */
+	VXGBP_R_IP_CSUM,          /* ip.bad-checksum */
+	VXGBP_R_FRAGMENT,         /* ip.fragment */
+	VXGBP_R_INNER_VLAN,       /* vxlan.inner-vlan */
+	VXGBP_R_SPORT_RANGE,      /* udp.source-port-range */
+	VXGBP_R_OUTER_TTL,        /* ip.ttl-zero (INFO) */
+	VXGBP_R_TRUNCATED,        /* frame.truncated */
+	VXGBP_R_MALFORMED,        /* frame.malformed */
+	/* label rules (vxgbp_cipso_*, vxgbp_calipso_*) */
+	VXGBP_R_CIPSO_LEN,        /* cipso.length */
+	VXGBP_R_CIPSO_TAG_LEN,    /* cipso.tag-length */
+	VXGBP_R_CIPSO_TAG_ORDER,  /* cipso.tag-order */
+	VXGBP_R_CIPSO_CAT_ORDER,  /* cipso.category-order */
+	VXGBP_R_CIPSO_RANGE,      /* cipso.range-reversed */
+	VXGBP_R_CIPSO_TAG_UNKNOWN,/* cipso.tag-unknown */
+	VXGBP_R_CIPSO_DOI,        /* cipso.doi-reserved */
+	VXGBP_R_CALIPSO_LEN,      /* calipso.length */
+	VXGBP_R_CALIPSO_CSUM,     /* calipso.bad-checksum */
+	VXGBP_R_CALIPSO_DOI,      /* calipso.doi-reserved */
+	/* cross-frame rules (computed by front ends, e.g. gbpdump --check) */
+	VXGBP_R_POLICY_REAPPLIED, /* gbp.policy-reapplied */
+	VXGBP_R_A_CLEARED,        /* gbp.policy-applied-cleared */
+	VXGBP_R_GROUP_CONFLICT,   /* gbp.group-conflict */
+	VXGBP_R_FLOW_GROUP_CHANGE,/* gbp.flow-group-change */
+	VXGBP_R__COUNT
+};
+#define VXGBP_RB(r) ((uint64_t)1 << (r))
+
+enum vxgbp_level {
+	VXGBP_LEVEL_MUST = 0, /* violates a MUST */
+	VXGBP_LEVEL_SHOULD,   /* violates a SHOULD */
+	VXGBP_LEVEL_INFO,     /* worth knowing, not a violation */
+};
+
+struct vxgbp_rule_info {
+	const char *id;     /* stable id, e.g. "gbp.i-flag-clear" */
+	enum vxgbp_level level;
+	const char *source; /* e.g. "RFC 7348 sec. 5", "draft-smith-vxlan-group-policy sec. 2.1" */
+	const char *text;   /* one line */
+};
+
+/* NULL for an unknown rule. */
+const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule);
+/* Rule number for an id, or VXGBP_E_INVAL. */
+int vxgbp_rule_lookup(const char *id);
+const char *vxgbp_level_name(enum vxgbp_level lvl); /* "MUST", "SHOULD", "INFO" */
+
+/* ------------------------------------------------------------------------
+ * Whole-frame parser: outer Ethernet/VLAN/IP/UDP, VXLAN, inner frame.
+ */
+
+/* Link types (pcap LINKTYPE_* values) understood by the parser. */
+#define VXGBP_LINK_NULL 0
+#define VXGBP_LINK_ETHERNET 1
+#define VXGBP_LINK_RAW 101
+#define VXGBP_LINK_LINUX_SLL 113
+#define VXGBP_LINK_IPV4 228
+#define VXGBP_LINK_IPV6 229
+#define VXGBP_LINK_LINUX_SLL2 276
+
+#define VXGBP_MAX_VLAN 2
+#define VXGBP_MAX_PORTS 16
+
+/* What one parse found at one level (outer or inner).  Offsets are from the
+ * start of the frame; -1 when the layer is absent. */
+struct vxgbp_l2 {
+	int off;               /* start of the Ethernet header (-1: no L2) */
+	const uint8_t *dst;    /* 6 bytes, into the frame */
+	const uint8_t *src;    /* 6 bytes, into the frame */
+	unsigned n_vlan;
+	uint16_t vlan_tpid[VXGBP_MAX_VLAN];
+	uint16_t vlan_tci[VXGBP_MAX_VLAN];
+	uint16_t ethertype;    /* after the VLAN tags */
+};
+
+struct vxgbp_l3 {
+	int off;               /* start of the IP header (-1: none) */
+	uint8_t version;       /* 4 or 6; 0 when not IP */
+	uint8_t proto;         /* IPv4 protocol / IPv6 last next-header */
+	uint8_t ttl;           /* TTL / hop limit */
+	uint8_t tos;           /* TOS / traffic class */
+	uint16_t hdr_len;      /* IPv4 IHL*4 / IPv6 40 + extension headers */
+	uint16_t tot_len;      /* IPv4 total length / IPv6 40 + payload length */
+	uint16_t ip_id;        /* IPv4 only */
+	uint16_t frag_off;     /* fragment offset in bytes */
+	uint8_t more_frags;
+	uint8_t dont_frag;
+	uint32_t flow_label;   /* IPv6 only */
+	const uint8_t *src;    /* 4 or 16 bytes, into the frame */
+	const uint8_t *dst;
+	int opt_off;           /* IPv4 options / IPv6 hop-by-hop header; -1: none */
+	uint16_t opt_len;
+	int cipso_off;         /* IPv4 CIPSO option (type 134) incl. type/len; -1 */
+	uint16_t cipso_len;
+	int calipso_off;       /* IPv6 CALIPSO option (type 7) incl. type/len; -1 */
+	uint16_t calipso_len;
+	/* ARP (when ethertype is 0x0806 and not IP) */
+	uint16_t arp_op;
+	const uint8_t *arp_spa, *arp_tpa; /* IPv4 ARP only */
+};
+
+struct vxgbp_l4 {
+	int off;               /* start of the TCP/UDP/ICMP header; -1 */
+	uint8_t proto;         /* 6, 17, 1, 58 ... */
+	uint16_t sport, dport; /* TCP/UDP */
+	uint16_t len;          /* UDP length */
+	uint16_t csum;         /* as on the wire */
+	uint8_t tcp_flags;
+	uint32_t tcp_seq, tcp_ack;
+	uint8_t icmp_type, icmp_code;
+};
+
+struct vxgbp_layers {
+	struct vxgbp_l2 l2;
+	struct vxgbp_l3 l3;
+	struct vxgbp_l4 l4;
+};
+
+/* Bits of vxgbp_pkt.have: how far the parse got. */
+#define VXGBP_HAVE_L2 0x01u
+#define VXGBP_HAVE_L3 0x02u
+#define VXGBP_HAVE_L4 0x04u
+#define VXGBP_HAVE_VXLAN 0x08u
+#define VXGBP_HAVE_INNER_L2 0x10u
+#define VXGBP_HAVE_INNER_L3 0x20u
+#define VXGBP_HAVE_INNER_L4 0x40u
+
+struct vxgbp_pkt {
+	uint32_t caplen;       /* bytes captured (the buffer) */
+	uint32_t wirelen;      /* bytes on the wire */
+	unsigned have;         /* VXGBP_HAVE_* */
+	struct vxgbp_layers outer;
+	int vxlan_off;         /* offset of the 8-byte VXLAN header; -1 */
+	struct vxgbp_hdr vx;
+	struct vxgbp_layers inner;
+	uint64_t findings;     /* VXGBP_RB(rule) bits */
+	int err;               /* 0, or the vxgbp_err that stopped the parse */
+	int err_off;           /* where it stopped (byte offset); -1 */
+	const char *err_layer; /* "eth", "vlan", "ipv4", "ipv6", "udp", "vxlan",
+	                          "inner-eth", ... ; NULL when err == 0 */
+	int udp_csum_ok;       /* 1 ok, 0 bad, -1 not verified (zero/truncated) */
+	int ip_csum_ok;        /* outer IPv4 header checksum, same encoding */
+};
+
+struct vxgbp_parse_opts {
+	int linktype;            /* VXGBP_LINK_*; 0 means Ethernet */
+	unsigned n_ports;        /* extra VXLAN UDP destination ports */
+	uint16_t ports[VXGBP_MAX_PORTS];
+	unsigned flags;          /* VXGBP_PARSE_* */
+};
+#define VXGBP_PARSE_NO_DEFAULT_PORTS 0x1u /* do not take 4789/8472 */
+#define VXGBP_PARSE_NO_CSUM 0x2u          /* do not verify checksums */
+
+/* Initialise opts: Ethernet, ports 4789 and 8472. */
+void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o);
+/* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS. */
+int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
+
+/* Parse one frame of caplen bytes (wirelen as on the wire; pass caplen if
+ * unknown).  Returns 0 when the frame was parsed as far as it goes (a
+ * non-VXLAN frame is not an error: test have & VXGBP_HAVE_VXLAN), or
+ * p->err (VXGBP_E_TRUNCATED: the capture ends early; VXGBP_E_MALFORMED:
+ * the frame contradicts itself), with p->err_off and p->err_layer set and
+ * every layer before it filled in.  Never reads outside [frame, frame+caplen). */
+int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
+		    size_t wirelen, const struct vxgbp_parse_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Frame builder.
+ */
+struct vxgbp_ip_spec {
+	uint8_t version;       /* 4 or 6 */
+	uint8_t src[16], dst[16];
+	uint8_t ttl;           /* 0 means 64 */
+	uint8_t tos;
+	uint16_t ip_id;
+	uint8_t dont_frag;
+	uint32_t flow_label;
+	const uint8_t *options;/* IPv4 options (padded by the builder to 4) or an IPv6
+	                          hop-by-hop option area (type/len TLVs, padded to 8) */
+	size_t options_len;
+};
+
+struct vxgbp_eth_spec {
+	uint8_t dst[6], src[6];
+	unsigned n_vlan;                 /* 0..VXGBP_MAX_VLAN */
+	uint16_t vlan_tpid[VXGBP_MAX_VLAN];/* 0 means 0x8100 */
+	uint16_t vlan_tci[VXGBP_MAX_VLAN];
+};
+
+struct vxgbp_l4_spec {
+	uint8_t proto;         /* 17 UDP, 6 TCP, 1 ICMP, 58 ICMPv6 */
+	uint16_t sport, dport; /* UDP/TCP */
+	uint8_t tcp_flags;     /* TCP */
+	uint32_t tcp_seq, tcp_ack;
+	uint8_t icmp_type, icmp_code; /* ICMP: echo id/seq from sport/dport */
+	int csum_mode;         /* VXGBP_CSUM_* */
+};
+#define VXGBP_CSUM_COMPUTE 0
+#define VXGBP_CSUM_ZERO 1   /* UDP: checksum 0 (IPv4 only by the rules) */
+#define VXGBP_CSUM_BAD 2    /* a deliberately wrong checksum */
+
+/* Build Ethernet[/VLAN]/IP/L4 + payload into out.  Returns the frame
+ * length, or VXGBP_E_NOSPACE / VXGBP_E_INVAL.  eth may be NULL for a raw IP
+ * packet. */
+int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
+		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
+		      const void *payload, size_t payload_len);
+/* Build a whole VXLAN frame: outer eth/ip/udp(l4->dport, usually 4789) with
+ * the 8-byte header hdr and the inner frame as payload. */
+int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
+		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *udp,
+		      const struct vxgbp_hdr *hdr, const void *inner, size_t inner_len);
+
+/* Internet checksum helpers (RFC 1071), exposed for tools and tests. */
+uint16_t vxgbp_csum_fold(uint32_t sum);
+uint32_t vxgbp_csum_add(uint32_t sum, const void *buf, size_t len);
+
+/* ------------------------------------------------------------------------
+ * Address and name helpers.
+ */
+/* Format an IPv4 (len 4) or IPv6 (len 16, RFC 5952) address into buf.
+ * Returns the length written, or VXGBP_E_NOSPACE / VXGBP_E_INVAL. */
+int vxgbp_addr_format(char *buf, size_t buflen, const uint8_t *addr, size_t len);
+/* "aa:bb:cc:dd:ee:ff"; buflen >= 18. */
+int vxgbp_mac_format(char *buf, size_t buflen, const uint8_t mac[6]);
+
+/* Group names: "0x200 web" / "512 web" lines, '#' comments, blank lines.
+ * The table lives in caller-provided storage. */
+struct vxgbp_group_name {
+	uint16_t id;
+	char name[32];
+};
+struct vxgbp_groups {
+	struct vxgbp_group_name *v; /* caller's array, kept sorted by id */
+	size_t n, cap;
+};
+void vxgbp_groups_init(struct vxgbp_groups *g, struct vxgbp_group_name *storage,
+		       size_t cap);
+/* Parse one line.  0 (added or blank/comment), VXGBP_E_SYNTAX, VXGBP_E_NOSPACE.
+ * On VXGBP_E_SYNTAX *col is the 0-based column of the problem. */
+int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len,
+			    size_t *col);
+/* Name for id, or NULL. */
+const char *vxgbp_groups_name(const struct vxgbp_groups *g, uint16_t id);
+
+/* ------------------------------------------------------------------------
+ * CIPSO (IPv4 option 134, draft-ietf-cipso-ipsecurity / FIPS 188) and
+ * CALIPSO (IPv6 hop-by-hop option 7, RFC 5570).
+ */
+#define VXGBP_CIPSO_OPT 134
+#define VXGBP_CALIPSO_OPT 7
+#define VXGBP_CIPSO_MAX_TAGS 8
+
+struct vxgbp_cipso_tag {
+	uint8_t type;          /* 1, 2, 5, 6, 7, 128, ... */
+	uint8_t len;           /* tag length incl. type and length bytes */
+	uint8_t level;         /* sensitivity level (tags 1, 2, 5, 6) */
+	const uint8_t *data;   /* category data after the level (into the buffer) */
+	uint8_t data_len;
+};
+
+struct vxgbp_cipso {
+	uint32_t doi;
+	unsigned n_tags;
+	struct vxgbp_cipso_tag tags[VXGBP_CIPSO_MAX_TAGS];
+	uint64_t findings;     /* VXGBP_R_CIPSO_* bits */
+};
+
+/* Parse a CIPSO option starting at its type byte (134).  Returns the option
+ * length, or an error. */
+int vxgbp_cipso_parse(struct vxgbp_cipso *c, const void *opt, size_t len);
+/* Walk the categories of a tag: *iter starts at 0; each call gives the next
+ * category range [*lo, *hi] (lo == hi for single categories) and returns 1,
+ * or 0 at the end. */
+int vxgbp_cipso_cat_next(const struct vxgbp_cipso_tag *t, unsigned *iter,
+			 uint16_t *lo, uint16_t *hi);
+
+struct vxgbp_calipso {
+	uint32_t doi;
+	uint8_t level;
+	uint8_t cmpt_len;      /* compartment bitmap length in 32-bit words */
+	const uint8_t *cmpt;   /* cmpt_len*4 bytes, into the buffer */
+	uint16_t csum;         /* as on the wire */
+	int csum_ok;
+	uint64_t findings;
+};
+
+/* Parse a CALIPSO option starting at its type byte (7). */
+int vxgbp_calipso_parse(struct vxgbp_calipso *c, const void *opt, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VXGBP_VXGBP_H */
