@@ -310,7 +310,7 @@ struct vxgbp_pkt {
 };
 
 struct vxgbp_parse_opts {
-	int linktype;            /* VXGBP_LINK_*; 0 means Ethernet */
+	int linktype;            /* VXGBP_LINK_* (vxgbp_parse_opts_init: Ethernet) */
 	unsigned n_ports;        /* extra VXLAN UDP destination ports */
 	uint16_t ports[VXGBP_MAX_PORTS];
 	unsigned flags;          /* VXGBP_PARSE_* */

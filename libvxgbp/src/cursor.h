@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cursor.h - the one checked cursor every packet read in libvxgbp goes
+ * through (internal, not installed).
+ *
+ * A cursor is a window [base+pos, base+end) into the caller's buffer.  Every
+ * read first asks vxc_need(); a read past the end is impossible by
+ * construction because each accessor re-checks.  No bitfields, no unaligned
+ * loads: multi-byte fields are assembled byte by byte in network order.
+ */
+#ifndef VXGBP_CURSOR_H
+#define VXGBP_CURSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vxc {
+	const uint8_t *base; /* start of the frame (offsets are from here) */
+	size_t pos;          /* next byte to read */
+	size_t end;          /* one past the last readable byte */
+};
+
+static inline void vxc_init(struct vxc *c, const void *base, size_t len)
+{
+	c->base = base;
+	c->pos = 0;
+	c->end = len;
+}
+
+static inline size_t vxc_left(const struct vxc *c)
+{
+	return c->end > c->pos ? c->end - c->pos : 0;
+}
+
+static inline int vxc_need(const struct vxc *c, size_t n)
+{
+	return vxc_left(c) >= n;
+}
+
+/* Byte at pos+off, or 0 when out of range (callers check vxc_need first;
+ * this second check makes an over-read impossible even if they forget). */
+static inline uint8_t vxc_u8_at(const struct vxc *c, size_t off)
+{
+	return off < vxc_left(c) ? c->base[c->pos + off] : 0;
+}
+
+static inline uint16_t vxc_be16_at(const struct vxc *c, size_t off)
+{
+	return (uint16_t)((unsigned)vxc_u8_at(c, off) << 8 | vxc_u8_at(c, off + 1));
+}
+
+static inline uint32_t vxc_be32_at(const struct vxc *c, size_t off)
+{
+	return (uint32_t)vxc_be16_at(c, off) << 16 | vxc_be16_at(c, off + 2);
+}
+
+/* Pointer to n readable bytes at pos+off, or NULL. */
+static inline const uint8_t *vxc_ptr_at(const struct vxc *c, size_t off, size_t n)
+{
+	if (off > vxc_left(c) || n > vxc_left(c) - off)
+		return NULL;
+	return c->base + c->pos + off;
+}
+
+static inline int vxc_skip(struct vxc *c, size_t n)
+{
+	if (!vxc_need(c, n))
+		return 0;
+	c->pos += n;
+	return 1;
+}
+
+/* Narrow the window to n bytes from pos (for a layer whose own length field
+ * says where it ends).  Never widens. */
+static inline void vxc_limit(struct vxc *c, size_t n)
+{
+	if (n < vxc_left(c))
+		c->end = c->pos + n;
+}
+
+#endif /* VXGBP_CURSOR_H */

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * pkt.c - bounds-checked parser of whole frames:
+ *
+ *   [link header] outer Ethernet II [802.1Q/802.1ad tags] IPv4|IPv6 UDP
+ *   VXLAN(-GBP) inner Ethernet [tags] IPv4|IPv6|ARP TCP|UDP|ICMP|ICMPv6
+ *
+ * Every read goes through the checked cursor (cursor.h).  Two kinds of
+ * failure are kept apart, as tcpdump does:
+ *   VXGBP_E_TRUNCATED  the capture (snap length) ends before a header does;
+ *   VXGBP_E_MALFORMED  the bytes contradict themselves (an IPv4 IHL below 5,
+ *                      a total length beyond the frame on the wire, a UDP
+ *                      length shorter than its header, ...).
+ * Either stops the parse; every layer before it stays filled in, and
+ * err_off/err_layer say where it stopped.
+ */
+#include <string.h>
+
+#include <vxgbp/vxgbp.h>
+
+#include "cursor.h"
+
+#define ETH_P_IP 0x0800
+#define ETH_P_ARP 0x0806
+#define ETH_P_8021Q 0x8100
+#define ETH_P_8021AD 0x88a8
+#define ETH_P_QINQ1 0x9100
+#define ETH_P_IPV6 0x86dd
+
+#define IPPROTO_HOPOPTS_ 0
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_TCP_ 6
+#define IPPROTO_UDP_ 17
+#define IPPROTO_ROUTING_ 43
+#define IPPROTO_FRAGMENT_ 44
+#define IPPROTO_AH_ 51
+#define IPPROTO_ICMPV6_ 58
+#define IPPROTO_NONE_ 59
+#define IPPROTO_DSTOPTS_ 60
+#define IPPROTO_MH_ 135
+
+#define IPOPT_EOL 0
+#define IPOPT_NOP 1
+#define IP6OPT_PAD1 0
+#define IP6OPT_CALIPSO 0x07
+
+#define VXLAN_SPORT_DYNAMIC_MIN 49152
+
+/* Per-level parse state: the cursor plus how many bytes of this level the
+ * wire carried (capture-independent), so truncation can be told from
+ * contradiction. */
+struct level {
+	struct vxc c;
+	size_t wire_end; /* offset one past the last byte on the wire */
+	int inner;
+	int no_csum;
+};
+
+static int fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
+{
+	p->err = err;
+	p->err_off = (int)off;
+	p->err_layer = layer;
+	if (err == VXGBP_E_TRUNCATED)
+		p->findings |= VXGBP_RB(VXGBP_R_TRUNCATED);
+	else if (err == VXGBP_E_MALFORMED)
+		p->findings |= VXGBP_RB(VXGBP_R_MALFORMED);
+	return err;
+}
+
+/* Need n bytes at the cursor: truncated if the wire had them, malformed if
+ * even the wire did not. */
+static int need(struct vxgbp_pkt *p, const struct level *lv, size_t n,
+		const char *layer)
+{
+	if (vxc_need(&lv->c, n))
+		return 0;
+	if (lv->c.pos + n <= lv->wire_end)
+		return fail(p, VXGBP_E_TRUNCATED, lv->c.pos, layer);
+	return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+}
+
+/* Restrict a level to the n bytes a length field declares, from pos. */
+static void declare_len(struct level *lv, size_t n)
+{
+	vxc_limit(&lv->c, n);
+	if (lv->c.pos + n < lv->wire_end)
+		lv->wire_end = lv->c.pos + n;
+}
+
+static int is_vlan_tpid(uint16_t t)
+{
+	return t == ETH_P_8021Q || t == ETH_P_8021AD || t == ETH_P_QINQ1;
+}
+
+static int parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2)
+{
+	const char *layer = lv->inner ? "inner-eth" : "eth";
+	int r;
+
+	if ((r = need(p, lv, 14, layer)))
+		return r;
+	l2->off = (int)lv->c.pos;
+	l2->dst = vxc_ptr_at(&lv->c, 0, 6);
+	l2->src = vxc_ptr_at(&lv->c, 6, 6);
+	l2->ethertype = vxc_be16_at(&lv->c, 12);
+	vxc_skip(&lv->c, 14);
+	while (is_vlan_tpid(l2->ethertype)) {
+		if ((r = need(p, lv, 4, lv->inner ? "inner-vlan" : "vlan")))
+			return r;
+		if (l2->n_vlan < VXGBP_MAX_VLAN) {
+			l2->vlan_tpid[l2->n_vlan] = l2->ethertype;
+			l2->vlan_tci[l2->n_vlan] = vxc_be16_at(&lv->c, 0);
+			l2->n_vlan++;
+		}
+		l2->ethertype = vxc_be16_at(&lv->c, 2);
+		vxc_skip(&lv->c, 4);
+	}
+	return 0;
+}
+
+/* Walk IPv4 options for CIPSO (type 134).  A bad option length is a
+ * malformed header. */
+static int scan_ipv4_opts(struct vxgbp_pkt *p, const struct level *lv, struct vxgbp_l3 *l3)
+{
+	size_t i = 0, n = l3->opt_len;
+	struct vxc o = lv->c; /* positioned at the options */
+
+	vxc_limit(&o, n);
+	while (i < n) {
+		uint8_t type = vxc_u8_at(&o, i), len;
+
+		if (type == IPOPT_EOL)
+			break;
+		if (type == IPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= n)
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv4-options");
+		len = vxc_u8_at(&o, i + 1);
+		if (len < 2 || len > n - i)
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv4-options");
+		if (type == VXGBP_CIPSO_OPT && l3->cipso_off < 0) {
+			l3->cipso_off = (int)(o.pos + i);
+			l3->cipso_len = len;
+		}
+		i += len;
+	}
+	return 0;
+}
+
+static int ipv4_csum_ok(const struct level *lv, size_t hlen)
+{
+	const uint8_t *h = vxc_ptr_at(&lv->c, 0, hlen);
+
+	return h && vxgbp_csum_fold(vxgbp_csum_add(0, h, hlen)) == 0;
+}
+
+static int parse_ipv4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
+{
+	const char *layer = lv->inner ? "inner-ipv4" : "ipv4";
+	size_t hlen, tot;
+	uint16_t frag;
+	int r;
+
+	if ((r = need(p, lv, 20, layer)))
+		return r;
+	if (vxc_u8_at(&lv->c, 0) >> 4 != 4)
+		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+	hlen = (size_t)(vxc_u8_at(&lv->c, 0) & 0x0f) * 4;
+	tot = vxc_be16_at(&lv->c, 2);
+	if (hlen < 20 || tot < hlen || lv->c.pos + tot > lv->wire_end)
+		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+	declare_len(lv, tot);
+	if ((r = need(p, lv, hlen, layer)))
+		return r;
+	l3->off = (int)lv->c.pos;
+	l3->version = 4;
+	l3->tos = vxc_u8_at(&lv->c, 1);
+	l3->tot_len = (uint16_t)tot;
+	l3->hdr_len = (uint16_t)hlen;
+	l3->ip_id = vxc_be16_at(&lv->c, 4);
+	frag = vxc_be16_at(&lv->c, 6);
+	l3->dont_frag = (frag & 0x4000) != 0;
+	l3->more_frags = (frag & 0x2000) != 0;
+	l3->frag_off = (uint16_t)((frag & 0x1fff) * 8);
+	l3->ttl = vxc_u8_at(&lv->c, 8);
+	l3->proto = vxc_u8_at(&lv->c, 9);
+	l3->src = vxc_ptr_at(&lv->c, 12, 4);
+	l3->dst = vxc_ptr_at(&lv->c, 16, 4);
+	if (!lv->inner && !lv->no_csum)
+		p->ip_csum_ok = ipv4_csum_ok(lv, hlen);
+	vxc_skip(&lv->c, 20);
+	if (hlen > 20) {
+		l3->opt_off = (int)lv->c.pos;
+		l3->opt_len = (uint16_t)(hlen - 20);
+		if ((r = scan_ipv4_opts(p, lv, l3)))
+			return r;
+		vxc_skip(&lv->c, hlen - 20);
+	}
+	return 0;
+}
+
+/* Walk an IPv6 hop-by-hop option area for CALIPSO. */
+static int scan_hbh_opts(struct vxgbp_pkt *p, const struct level *lv, size_t hlen,
+			 struct vxgbp_l3 *l3)
+{
+	struct vxc o = lv->c;
+	size_t i = 2;
+
+	vxc_limit(&o, hlen);
+	while (i < hlen) {
+		uint8_t type = vxc_u8_at(&o, i), len;
+
+		if (type == IP6OPT_PAD1) {
+			i++;
+			continue;
+		}
+		if (i + 2 > hlen)
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv6-hbh");
+		len = vxc_u8_at(&o, i + 1);
+		if ((size_t)len + 2 > hlen - i)
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv6-hbh");
+		if (type == IP6OPT_CALIPSO && l3->calipso_off < 0) {
+			l3->calipso_off = (int)(o.pos + i);
+			l3->calipso_len = (uint16_t)(len + 2);
+		}
+		i += (size_t)len + 2;
+	}
+	return 0;
+}
+
+static int parse_ipv6(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
+{
+	const char *layer = lv->inner ? "inner-ipv6" : "ipv6";
+	size_t plen, hlen = 40;
+	uint8_t nh;
+	int r;
+
+	if ((r = need(p, lv, 40, layer)))
+		return r;
+	if (vxc_u8_at(&lv->c, 0) >> 4 != 6)
+		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+	plen = vxc_be16_at(&lv->c, 4);
+	if (lv->c.pos + 40 + plen > lv->wire_end)
+		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+	declare_len(lv, 40 + plen);
+	l3->off = (int)lv->c.pos;
+	l3->version = 6;
+	l3->tos = (uint8_t)(vxc_be16_at(&lv->c, 0) >> 4);
+	l3->flow_label = vxc_be32_at(&lv->c, 0) & 0xfffff;
+	l3->tot_len = (uint16_t)(40 + plen < 0xffff ? 40 + plen : 0xffff);
+	nh = vxc_u8_at(&lv->c, 6);
+	l3->ttl = vxc_u8_at(&lv->c, 7);
+	l3->src = vxc_ptr_at(&lv->c, 8, 16);
+	l3->dst = vxc_ptr_at(&lv->c, 24, 16);
+	vxc_skip(&lv->c, 40);
+
+	for (;;) {
+		size_t elen;
+
+		if (nh == IPPROTO_HOPOPTS_ || nh == IPPROTO_ROUTING_ ||
+		    nh == IPPROTO_DSTOPTS_ || nh == IPPROTO_MH_ || nh == IPPROTO_AH_) {
+			if ((r = need(p, lv, 2, layer)))
+				return r;
+			if (nh == IPPROTO_AH_)
+				elen = ((size_t)vxc_u8_at(&lv->c, 1) + 2) * 4;
+			else
+				elen = ((size_t)vxc_u8_at(&lv->c, 1) + 1) * 8;
+			if ((r = need(p, lv, elen, layer)))
+				return r;
+			if (nh == IPPROTO_HOPOPTS_) {
+				if (hlen != 40) /* HBH must come first */
+					return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+				l3->opt_off = (int)lv->c.pos;
+				l3->opt_len = (uint16_t)elen;
+				if ((r = scan_hbh_opts(p, lv, elen, l3)))
+					return r;
+			}
+		} else if (nh == IPPROTO_FRAGMENT_) {
+			uint16_t fo;
+
+			elen = 8;
+			if ((r = need(p, lv, elen, layer)))
+				return r;
+			fo = vxc_be16_at(&lv->c, 2);
+			l3->frag_off = (uint16_t)(fo & 0xfff8);
+			l3->more_frags = fo & 1;
+			l3->ip_id = (uint16_t)vxc_be32_at(&lv->c, 4);
+		} else {
+			break;
+		}
+		nh = vxc_u8_at(&lv->c, 0);
+		vxc_skip(&lv->c, elen);
+		hlen += elen;
+		if (l3->frag_off)
+			break;
+	}
+	l3->proto = nh;
+	l3->hdr_len = (uint16_t)hlen;
+	return 0;
+}
+
+static int parse_arp(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
+{
+	const char *layer = lv->inner ? "inner-arp" : "arp";
+	int r;
+
+	if ((r = need(p, lv, 8, layer)))
+		return r;
+	l3->off = (int)lv->c.pos;
+	l3->arp_op = vxc_be16_at(&lv->c, 6);
+	if (vxc_be16_at(&lv->c, 2) == ETH_P_IP && vxc_u8_at(&lv->c, 4) == 6 &&
+	    vxc_u8_at(&lv->c, 5) == 4) {
+		if ((r = need(p, lv, 28, layer)))
+			return r;
+		l3->arp_spa = vxc_ptr_at(&lv->c, 14, 4);
+		l3->arp_tpa = vxc_ptr_at(&lv->c, 24, 4);
+	}
+	return 0;
+}
+
+/* UDP checksum over the pseudo-header (RFC 768, RFC 8200 sec. 8.1). */
+static int udp_csum_ok(const struct vxgbp_l3 *l3, const struct level *lv, size_t ulen)
+{
+	const uint8_t *u = vxc_ptr_at(&lv->c, 0, ulen);
+	uint8_t ph[8];
+	uint32_t sum;
+	size_t alen = l3->version == 4 ? 4 : 16;
+
+	if (!u)
+		return -1;
+	sum = vxgbp_csum_add(0, l3->src, alen);
+	sum = vxgbp_csum_add(sum, l3->dst, alen);
+	ph[0] = 0;
+	ph[1] = 0;
+	ph[2] = (uint8_t)(ulen >> 24);
+	ph[3] = (uint8_t)(ulen >> 16);
+	ph[4] = (uint8_t)(ulen >> 8);
+	ph[5] = (uint8_t)ulen;
+	ph[6] = 0;
+	ph[7] = IPPROTO_UDP_;
+	sum = vxgbp_csum_add(sum, ph, sizeof(ph));
+	sum = vxgbp_csum_add(sum, u, ulen);
+	return vxgbp_csum_fold(sum) == 0;
+}
+
+static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3 *l3,
+		    struct vxgbp_l4 *l4)
+{
+	const char *layer;
+	size_t n;
+	int r;
+
+	if (l3->frag_off)
+		return 0; /* a non-first fragment carries no L4 header */
+	l4->proto = l3->proto;
+	switch (l3->proto) {
+	case IPPROTO_UDP_:
+		layer = lv->inner ? "inner-udp" : "udp";
+		if ((r = need(p, lv, 8, layer)))
+			return r;
+		n = vxc_be16_at(&lv->c, 4);
+		if (n < 8 || (!l3->more_frags && lv->c.pos + n > lv->wire_end))
+			return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+		l4->off = (int)lv->c.pos;
+		l4->sport = vxc_be16_at(&lv->c, 0);
+		l4->dport = vxc_be16_at(&lv->c, 2);
+		l4->len = (uint16_t)n;
+		l4->csum = vxc_be16_at(&lv->c, 6);
+		if (!lv->inner && !lv->no_csum && !l3->more_frags && l4->csum)
+			p->udp_csum_ok = udp_csum_ok(l3, lv, n);
+		if (!l3->more_frags)
+			declare_len(lv, n);
+		vxc_skip(&lv->c, 8);
+		return 0;
+	case IPPROTO_TCP_:
+		layer = lv->inner ? "inner-tcp" : "tcp";
+		if ((r = need(p, lv, 20, layer)))
+			return r;
+		n = (size_t)(vxc_u8_at(&lv->c, 12) >> 4) * 4;
+		if (n < 20)
+			return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
+		if ((r = need(p, lv, n, layer)))
+			return r;
+		l4->off = (int)lv->c.pos;
+		l4->sport = vxc_be16_at(&lv->c, 0);
+		l4->dport = vxc_be16_at(&lv->c, 2);
+		l4->tcp_seq = vxc_be32_at(&lv->c, 4);
+		l4->tcp_ack = vxc_be32_at(&lv->c, 8);
+		l4->tcp_flags = vxc_u8_at(&lv->c, 13);
+		l4->csum = vxc_be16_at(&lv->c, 16);
+		vxc_skip(&lv->c, n);
+		return 0;
+	case IPPROTO_ICMP_:
+	case IPPROTO_ICMPV6_:
+		layer = lv->inner ? "inner-icmp" : "icmp";
+		if ((r = need(p, lv, 4, layer)))
+			return r;
+		l4->off = (int)lv->c.pos;
+		l4->icmp_type = vxc_u8_at(&lv->c, 0);
+		l4->icmp_code = vxc_u8_at(&lv->c, 1);
+		l4->csum = vxc_be16_at(&lv->c, 2);
+		if (vxc_need(&lv->c, 8)) { /* echo identifier / sequence */
+			l4->sport = vxc_be16_at(&lv->c, 4);
+			l4->dport = vxc_be16_at(&lv->c, 6);
+		}
+		vxc_skip(&lv->c, 4);
+		return 0;
+	default:
+		l4->proto = 0;
+		return 0;
+	}
+}
+
+static void layers_init(struct vxgbp_layers *ls)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->l2.off = -1;
+	ls->l3.off = -1;
+	ls->l3.opt_off = -1;
+	ls->l3.cipso_off = -1;
+	ls->l3.calipso_off = -1;
+	ls->l4.off = -1;
+}
+
+/* L3 and L4 of one level, given its ethertype. */
+static int parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layers *ls,
+		       uint16_t ethertype)
+{
+	unsigned have3 = lv->inner ? VXGBP_HAVE_INNER_L3 : VXGBP_HAVE_L3;
+	unsigned have4 = lv->inner ? VXGBP_HAVE_INNER_L4 : VXGBP_HAVE_L4;
+	int r;
+
+	switch (ethertype) {
+	case ETH_P_IP:
+		r = parse_ipv4(p, lv, &ls->l3);
+		break;
+	case ETH_P_IPV6:
+		r = parse_ipv6(p, lv, &ls->l3);
+		break;
+	case ETH_P_ARP:
+		r = parse_arp(p, lv, &ls->l3);
+		if (!r)
+			p->have |= have3;
+		return r;
+	default:
+		return 0;
+	}
+	if (r)
+		return r;
+	p->have |= have3;
+	if ((r = parse_l4(p, lv, &ls->l3, &ls->l4)))
+		return r;
+	if (ls->l4.off >= 0)
+		p->have |= have4;
+	return 0;
+}
+
+static int is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
+{
+	if (!(o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) &&
+	    (port == VXGBP_PORT_IANA || port == VXGBP_PORT_LINUX))
+		return 1;
+	for (unsigned i = 0; i < o->n_ports && i < VXGBP_MAX_PORTS; i++)
+		if (o->ports[i] == port)
+			return 1;
+	return 0;
+}
+
+/* The link-layer header of the capture; leaves the cursor at the network
+ * header and returns its ethertype through *et. */
+static int parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint16_t *et)
+{
+	uint8_t b0;
+	uint32_t fam;
+	int r;
+
+	switch (linktype) {
+	case VXGBP_LINK_ETHERNET:
+		if ((r = parse_eth(p, lv, &p->outer.l2)))
+			return r;
+		p->have |= VXGBP_HAVE_L2;
+		*et = p->outer.l2.ethertype;
+		return 0;
+	case VXGBP_LINK_LINUX_SLL:
+		if ((r = need(p, lv, 16, "sll")))
+			return r;
+		*et = vxc_be16_at(&lv->c, 14);
+		vxc_skip(&lv->c, 16);
+		break;
+	case VXGBP_LINK_LINUX_SLL2:
+		if ((r = need(p, lv, 20, "sll2")))
+			return r;
+		*et = vxc_be16_at(&lv->c, 0);
+		vxc_skip(&lv->c, 20);
+		break;
+	case VXGBP_LINK_RAW:
+	case VXGBP_LINK_IPV4:
+	case VXGBP_LINK_IPV6:
+		if ((r = need(p, lv, 1, "raw")))
+			return r;
+		b0 = vxc_u8_at(&lv->c, 0) >> 4;
+		*et = b0 == 6 ? ETH_P_IPV6 : b0 == 4 ? ETH_P_IP : 0;
+		break;
+	case VXGBP_LINK_NULL:
+		if ((r = need(p, lv, 4, "null")))
+			return r;
+		/* BSD loopback: the family in the capturing host's byte
+		 * order, so look at both ends of the word. */
+		fam = vxc_u8_at(&lv->c, 0) | (uint32_t)vxc_u8_at(&lv->c, 3);
+		*et = fam == 2 ? ETH_P_IP
+		      : (fam == 24 || fam == 28 || fam == 30) ? ETH_P_IPV6 : 0;
+		vxc_skip(&lv->c, 4);
+		break;
+	default:
+		return fail(p, VXGBP_E_UNSUPPORTED, 0, "link");
+	}
+	p->outer.l2.ethertype = *et;
+	return 0;
+}
+
+void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->linktype = VXGBP_LINK_ETHERNET;
+}
+
+int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port)
+{
+	if (o->n_ports >= VXGBP_MAX_PORTS)
+		return VXGBP_E_NOSPACE;
+	o->ports[o->n_ports++] = port;
+	return 0;
+}
+
+int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
+		    size_t wirelen, const struct vxgbp_parse_opts *opts)
+{
+	struct vxgbp_parse_opts defaults;
+	struct level lv;
+	uint16_t et = 0;
+	int r, fragment;
+
+	if (!opts) {
+		vxgbp_parse_opts_init(&defaults);
+		opts = &defaults;
+	}
+	memset(p, 0, sizeof(*p));
+	layers_init(&p->outer);
+	layers_init(&p->inner);
+	p->vxlan_off = -1;
+	p->err_off = -1;
+	p->udp_csum_ok = -1;
+	p->ip_csum_ok = -1;
+	if (caplen > UINT32_MAX || (frame == NULL && caplen))
+		return fail(p, VXGBP_E_INVAL, 0, "frame");
+	if (wirelen < caplen)
+		wirelen = caplen;
+	p->caplen = (uint32_t)caplen;
+	p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
+
+	vxc_init(&lv.c, frame, caplen);
+	lv.wire_end = wirelen;
+	lv.inner = 0;
+	lv.no_csum = (opts->flags & VXGBP_PARSE_NO_CSUM) != 0;
+
+	if ((r = parse_link(p, &lv, opts->linktype, &et)))
+		return r;
+	if ((r = parse_l3_l4(p, &lv, &p->outer, et)))
+		return r;
+	if (!(p->have & VXGBP_HAVE_L4) || p->outer.l4.proto != IPPROTO_UDP_ ||
+	    !is_vxlan_port(opts, p->outer.l4.dport))
+		return 0;
+
+	/* VXLAN */
+	if ((r = need(p, &lv, VXGBP_HDR_LEN, "vxlan")))
+		return r;
+	p->vxlan_off = (int)lv.c.pos;
+	vxgbp_hdr_decode(&p->vx, vxc_ptr_at(&lv.c, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN);
+	vxc_skip(&lv.c, VXGBP_HDR_LEN);
+	p->have |= VXGBP_HAVE_VXLAN;
+
+	/* Findings that concern the VXLAN packet as a whole. */
+	p->findings |= vxgbp_hdr_check(&p->vx);
+	fragment = p->outer.l3.more_frags || p->outer.l3.frag_off;
+	if (fragment)
+		p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);
+	if (p->ip_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
+	if (p->udp_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
+	if (p->outer.l3.version == 6 && p->outer.l4.csum == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6);
+	if (p->outer.l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
+		p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
+	if (p->outer.l3.ttl == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
+
+	/* The inner frame: Ethernet (VXLAN carries no other payload). */
+	lv.inner = 1;
+	r = parse_eth(p, &lv, &p->inner.l2);
+	if (!r) {
+		p->have |= VXGBP_HAVE_INNER_L2;
+		if (p->inner.l2.n_vlan)
+			p->findings |= VXGBP_RB(VXGBP_R_INNER_VLAN);
+		r = parse_l3_l4(p, &lv, &p->inner, p->inner.l2.ethertype);
+	}
+	if (r && fragment) {
+		/* The rest of the inner frame is in later fragments: not an
+		 * error of this frame. */
+		p->findings &= ~(VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
+		p->err = 0;
+		p->err_off = -1;
+		p->err_layer = NULL;
+		return 0;
+	}
+	return r;
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * rules.c - the conformance rules: one stable id, level, source and text
+ * each.  gbpdump --check, --json "findings" and the Wireshark plugin's
+ * expert info all print these ids; never rename one.
+ */
+#include <string.h>
+
+#include <vxgbp/vxgbp.h>
+
+#define DRAFT "draft-smith-vxlan-group-policy"
+
+static const struct vxgbp_rule_info rules[VXGBP_R__COUNT] = {
+	[VXGBP_R_I_CLEAR] = { "gbp.i-flag-clear", VXGBP_LEVEL_MUST, "RFC 7348 sec. 5",
+		"I flag clear: the VNI flag MUST be set to 1 for a valid VNI" },
+	[VXGBP_R_RSVD_FLAGS] = { "gbp.reserved-flags", VXGBP_LEVEL_MUST, "RFC 7348 sec. 5; " DRAFT " sec. 2.1",
+		"reserved flag bits set: they MUST be zero on transmission" },
+	[VXGBP_R_RSVD_BYTE] = { "gbp.reserved-byte", VXGBP_LEVEL_MUST, "RFC 7348 sec. 5",
+		"reserved byte after the VNI is not zero: it MUST be zero on transmission" },
+	[VXGBP_R_D_WITHOUT_G] = { "gbp.d-without-g", VXGBP_LEVEL_MUST, DRAFT " sec. 2.1",
+		"Don't Learn bit set without the G bit: it is a reserved bit then" },
+	[VXGBP_R_A_WITHOUT_G] = { "gbp.a-without-g", VXGBP_LEVEL_MUST, DRAFT " sec. 2.1",
+		"Policy Applied bit set without the G bit: it is a reserved bit then" },
+	[VXGBP_R_ID_WITHOUT_G] = { "gbp.id-without-g", VXGBP_LEVEL_MUST, DRAFT " sec. 2.1",
+		"non-zero Group Policy ID without the G bit: the field is reserved then" },
+	[VXGBP_R_ZERO_ID] = { "gbp.zero-id", VXGBP_LEVEL_INFO, DRAFT " sec. 2.1",
+		"G bit set with Group Policy ID 0 (Linux sends this for marks without GBP bits)" },
+	[VXGBP_R_UDP_CSUM] = { "udp.bad-checksum", VXGBP_LEVEL_MUST, "RFC 768; RFC 7348 sec. 5",
+		"outer UDP checksum does not match (zero is allowed over IPv4)" },
+	[VXGBP_R_UDP_ZERO_CSUM6] = { "udp.zero-checksum-ipv6", VXGBP_LEVEL_SHOULD, "RFC 6935; RFC 6936; RFC 7348 sec. 5",
+		"outer UDP checksum is zero over IPv6: allowed only for tunnels that opt in" },
+	[VXGBP_R_IP_CSUM] = { "ip.bad-checksum", VXGBP_LEVEL_MUST, "RFC 791",
+		"outer IPv4 header checksum does not match" },
+	[VXGBP_R_FRAGMENT] = { "ip.fragment", VXGBP_LEVEL_SHOULD, "RFC 7348 sec. 4.3",
+		"outer IP packet is fragmented: VTEPs SHOULD NOT fragment VXLAN packets" },
+	[VXGBP_R_INNER_VLAN] = { "vxlan.inner-vlan", VXGBP_LEVEL_SHOULD, "RFC 7348 sec. 6.1",
+		"inner frame carries a VLAN tag: the encapsulating VTEP SHOULD NOT include it" },
+	[VXGBP_R_SPORT_RANGE] = { "udp.source-port-range", VXGBP_LEVEL_SHOULD, "RFC 7348 sec. 5",
+		"outer UDP source port outside the recommended dynamic range 49152-65535" },
+	[VXGBP_R_OUTER_TTL] = { "ip.ttl-zero", VXGBP_LEVEL_INFO, "RFC 791; RFC 8200",
+		"outer TTL or hop limit is zero" },
+	[VXGBP_R_TRUNCATED] = { "frame.truncated", VXGBP_LEVEL_INFO, "capture",
+		"the capture ends before the frame does (snap length)" },
+	[VXGBP_R_MALFORMED] = { "frame.malformed", VXGBP_LEVEL_MUST, "RFC 791; RFC 8200; RFC 768",
+		"header lengths contradict each other" },
+	[VXGBP_R_CIPSO_LEN] = { "cipso.length", VXGBP_LEVEL_MUST, "FIPS 188; draft-ietf-cipso-ipsecurity sec. 3",
+		"CIPSO option length invalid (6..40 bytes, within the IPv4 options)" },
+	[VXGBP_R_CIPSO_TAG_LEN] = { "cipso.tag-length", VXGBP_LEVEL_MUST, "draft-ietf-cipso-ipsecurity sec. 3.4",
+		"CIPSO tag lengths do not add up to the option length" },
+	[VXGBP_R_CIPSO_TAG_ORDER] = { "cipso.tag-order", VXGBP_LEVEL_MUST, "draft-ietf-cipso-ipsecurity sec. 3.4",
+		"CIPSO tag type repeated in one option" },
+	[VXGBP_R_CIPSO_CAT_ORDER] = { "cipso.category-order", VXGBP_LEVEL_MUST, "draft-ietf-cipso-ipsecurity sec. 3.4.2",
+		"CIPSO categories not in ascending order or duplicated" },
+	[VXGBP_R_CIPSO_RANGE] = { "cipso.range-reversed", VXGBP_LEVEL_MUST, "draft-ietf-cipso-ipsecurity sec. 3.4.3",
+		"CIPSO category range with its top below its bottom, or ranges overlapping" },
+	[VXGBP_R_CIPSO_TAG_UNKNOWN] = { "cipso.tag-unknown", VXGBP_LEVEL_SHOULD, "draft-ietf-cipso-ipsecurity sec. 3.4",
+		"CIPSO tag type not defined by the specification" },
+	[VXGBP_R_CIPSO_DOI] = { "cipso.doi-reserved", VXGBP_LEVEL_MUST, "draft-ietf-cipso-ipsecurity sec. 3.3",
+		"CIPSO DOI 0 is reserved" },
+	[VXGBP_R_CALIPSO_LEN] = { "calipso.length", VXGBP_LEVEL_MUST, "RFC 5570 sec. 5",
+		"CALIPSO option length does not match its compartment length" },
+	[VXGBP_R_CALIPSO_CSUM] = { "calipso.bad-checksum", VXGBP_LEVEL_MUST, "RFC 5570 sec. 5",
+		"CALIPSO CRC-16 checksum does not match" },
+	[VXGBP_R_CALIPSO_DOI] = { "calipso.doi-reserved", VXGBP_LEVEL_MUST, "RFC 5570 sec. 5",
+		"CALIPSO DOI 0 is reserved" },
+	[VXGBP_R_POLICY_REAPPLIED] = { "gbp.policy-reapplied", VXGBP_LEVEL_MUST, DRAFT " sec. 2.1",
+		"policy applied again: a frame seen with A=1 reappears with a changed group ID" },
+	[VXGBP_R_A_CLEARED] = { "gbp.policy-applied-cleared", VXGBP_LEVEL_MUST, DRAFT " sec. 2.1",
+		"a frame seen with A=1 reappears with A=0" },
+	[VXGBP_R_GROUP_CONFLICT] = { "gbp.group-conflict", VXGBP_LEVEL_SHOULD, DRAFT " sec. 2",
+		"the same inner source MAC/IP is sent with different group IDs" },
+	[VXGBP_R_FLOW_GROUP_CHANGE] = { "gbp.flow-group-change", VXGBP_LEVEL_SHOULD, DRAFT " sec. 2",
+		"the group ID changes within one inner flow" },
+};
+
+const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule)
+{
+	if (rule >= VXGBP_R__COUNT || !rules[rule].id)
+		return NULL;
+	return &rules[rule];
+}
+
+int vxgbp_rule_lookup(const char *id)
+{
+	for (unsigned i = 0; i < VXGBP_R__COUNT; i++)
+		if (rules[i].id && strcmp(rules[i].id, id) == 0)
+			return (int)i;
+	return VXGBP_E_INVAL;
+}
+
+const char *vxgbp_level_name(enum vxgbp_level lvl)
+{
+	switch (lvl) {
+	case VXGBP_LEVEL_MUST:
+		return "MUST";
+	case VXGBP_LEVEL_SHOULD:
+		return "SHOULD";
+	case VXGBP_LEVEL_INFO:
+		return "INFO";
+	}
+	return "?";
+}
+
+const char *vxgbp_strerror(int err)
+{
+	switch (err) {
+	case VXGBP_OK:
+		return "ok";
+	case VXGBP_E_TRUNCATED:
+		return "truncated: the capture ends before the header does";
+	case VXGBP_E_MALFORMED:
+		return "malformed: lengths or fields contradict each other";
+	case VXGBP_E_INVAL:
+		return "invalid argument";
+	case VXGBP_E_NOSPACE:
+		return "output buffer too small";
+	case VXGBP_E_UNSUPPORTED:
+		return "unsupported link type or feature";
+	case VXGBP_E_SYNTAX:
+		return "syntax error";
+	}
+	return err > 0 ? "ok (length)" : "unknown error";
+}
