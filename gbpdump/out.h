@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * out.h - gbpdump's buffered output.  Printers append to one large buffer
+ * that is written with write(2) when full; nothing on the per-frame path
+ * calls stdio's formatted output.
+ */
+#ifndef GBPDUMP_OUT_H
+#define GBPDUMP_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GD_OUT_CAP (256 * 1024)
+
+struct gd_out {
+	int fd;
+	size_t len;
+	int err;       /* errno of the first failed write, 0 if none */
+	char buf[GD_OUT_CAP];
+};
+
+void out_init(struct gd_out *o, int fd);
+int out_flush(struct gd_out *o);
+void out_write(struct gd_out *o, const char *s, size_t n);
+void out_str(struct gd_out *o, const char *s);
+void out_u64(struct gd_out *o, uint64_t v);
+void out_i64(struct gd_out *o, int64_t v);
+/* lower-case hex, at least min_digits digits, no "0x" */
+void out_hex(struct gd_out *o, uint64_t v, int min_digits);
+/* zero-padded decimal of exactly width digits */
+void out_dec_pad(struct gd_out *o, uint64_t v, int width);
+/* a JSON string literal with quotes and escapes */
+void out_json_str(struct gd_out *o, const char *s);
+/* IPv4 (len 4) or IPv6 (len 16) address; MAC address */
+void out_addr(struct gd_out *o, const uint8_t *a, size_t len);
+void out_mac(struct gd_out *o, const uint8_t *mac);
+void out_printf(struct gd_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void out_putc(struct gd_out *o, char c)
+{
+	if (o->len == GD_OUT_CAP)
+		out_flush(o);
+	o->buf[o->len++] = c;
+}
+
+#endif /* GBPDUMP_OUT_H */
