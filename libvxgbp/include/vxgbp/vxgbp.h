@@ -189,6 +189,11 @@ enum vxgbp_rule {
 	VXGBP_R_A_CLEARED,        /* gbp.policy-applied-cleared */
 	VXGBP_R_GROUP_CONFLICT,   /* gbp.group-conflict */
 	VXGBP_R_FLOW_GROUP_CHANGE,/* gbp.flow-group-change */
+	/* more label rules (vxgbp_cipso_*) */
+	VXGBP_R_CIPSO_ALIGN,      /* cipso.alignment-octet */
+	VXGBP_R_CIPSO_CAT_INVALID,/* cipso.category-invalid */
+	VXGBP_R_CIPSO_BITMAP_PAD, /* cipso.bitmap-trailing-zero (SHOULD) */
+	VXGBP_R_CIPSO_LOCAL,      /* cipso.local-tag (INFO) */
 	VXGBP_R__COUNT
 };
 #define VXGBP_RB(r) ((uint64_t)1 << (r))
@@ -412,49 +417,129 @@ int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len
 const char *vxgbp_groups_name(const struct vxgbp_groups *g, uint16_t id);
 
 /* ------------------------------------------------------------------------
- * CIPSO (IPv4 option 134, draft-ietf-cipso-ipsecurity / FIPS 188) and
- * CALIPSO (IPv6 hop-by-hop option 7, RFC 5570).
+ * CIPSO (IPv4 option 134, draft-ietf-cipso-ipsecurity-01 / FIPS 188) and
+ * CALIPSO (IPv6 hop-by-hop option 7, RFC 5570).  Parsers never read outside
+ * [opt, opt+len) and report every violation as a finding (VXGBP_RB bits of
+ * the VXGBP_R_CIPSO_* / VXGBP_R_CALIPSO_* rules); builders write the exact
+ * bytes Linux's NetLabel sends for the same label.
  */
 #define VXGBP_CIPSO_OPT 134
 #define VXGBP_CALIPSO_OPT 7
-#define VXGBP_CIPSO_MAX_TAGS 8
+#define VXGBP_CIPSO_HDR_LEN 6     /* type, length, 4-byte DOI */
+#define VXGBP_CIPSO_MAX_LEN 40    /* the whole IPv4 option area */
+#define VXGBP_CIPSO_MAX_TAGS 17   /* 34 bytes of tags, 2 bytes at least each */
+
+/* Tag types. */
+#define VXGBP_CIPSO_TAG_RBM 1     /* restrictive bitmap */
+#define VXGBP_CIPSO_TAG_ENUM 2    /* enumerated categories */
+#define VXGBP_CIPSO_TAG_RANGE 5   /* ranged categories */
+#define VXGBP_CIPSO_TAG_PBM 6     /* permissive bitmap (FIPS 188) */
+#define VXGBP_CIPSO_TAG_FREE 7    /* free form (FIPS 188) */
+#define VXGBP_CIPSO_TAG_LOCAL 128 /* Linux NetLabel local: 32-bit secid, loopback */
+
+/* Categories valid on the wire: 0..65534 (65535 is not a category);
+ * bitmaps reach 239 (30 bytes), CALIPSO bitmaps 1951 (61 words). */
+#define VXGBP_CIPSO_CAT_MAX 65534u
 
 struct vxgbp_cipso_tag {
 	uint8_t type;          /* 1, 2, 5, 6, 7, 128, ... */
 	uint8_t len;           /* tag length incl. type and length bytes */
-	uint8_t level;         /* sensitivity level (tags 1, 2, 5, 6) */
-	const uint8_t *data;   /* category data after the level (into the buffer) */
+	uint8_t has_level;     /* 1: tags 1, 2, 5, 6 long enough to hold one */
+	uint8_t level;         /* sensitivity level (when has_level) */
+	const uint8_t *data;   /* after the level (1, 2, 5, 6) or after the length
+	                          byte (7, 128, unknown); into the buffer */
 	uint8_t data_len;
 };
 
 struct vxgbp_cipso {
+	uint8_t len;           /* option length as on the wire */
 	uint32_t doi;
-	unsigned n_tags;
+	unsigned n_tags;       /* tags decoded (at most VXGBP_CIPSO_MAX_TAGS) */
 	struct vxgbp_cipso_tag tags[VXGBP_CIPSO_MAX_TAGS];
 	uint64_t findings;     /* VXGBP_R_CIPSO_* bits */
 };
 
-/* Parse a CIPSO option starting at its type byte (134).  Returns the option
- * length, or an error. */
+/* Parse a CIPSO option starting at its type byte (134); len is what the
+ * caller's buffer holds from there.  Returns the option length (findings,
+ * if any, in c->findings), VXGBP_E_INVAL (not type 134, NULL),
+ * VXGBP_E_TRUNCATED (the buffer ends before the option's length says), or
+ * VXGBP_E_MALFORMED (option shorter than its 6-byte header; c->findings
+ * says so too). */
 int vxgbp_cipso_parse(struct vxgbp_cipso *c, const void *opt, size_t len);
 /* Walk the categories of a tag: *iter starts at 0; each call gives the next
- * category range [*lo, *hi] (lo == hi for single categories) and returns 1,
- * or 0 at the end. */
+ * run of consecutive categories [*lo, *hi] (lo == hi for a single one) and
+ * returns 1, or 0 at the end.  Bitmaps and enumerations come in ascending
+ * order; ranges (tag 5, sent in descending order) are given bottom first,
+ * last pair first, so a valid tag also comes out ascending.  Tags without
+ * categories (7, 128, unknown) give nothing. */
 int vxgbp_cipso_cat_next(const struct vxgbp_cipso_tag *t, unsigned *iter,
 			 uint16_t *lo, uint16_t *hi);
+/* The tag that carries the MAC label: the first of type 1, 2, 5 or 6 with a
+ * level; NULL when there is none. */
+const struct vxgbp_cipso_tag *vxgbp_cipso_label_tag(const struct vxgbp_cipso *c);
+/* "bitmap", "enumerated", "ranged", "permissive", "freeform", "local",
+ * "unknown". */
+const char *vxgbp_cipso_tag_name(uint8_t type);
+/* Format the categories of a tag as "0,1,5-9" (runs of 3 or more as lo-hi)
+ * into buf (always NUL-terminated when buflen > 0).  Returns the length, or
+ * VXGBP_E_NOSPACE when buf was too small (then holds a prefix). */
+int vxgbp_cipso_cats_format(char *buf, size_t buflen, const struct vxgbp_cipso_tag *t);
+
+/* What to put in one tag when building. */
+struct vxgbp_cipso_tag_spec {
+	uint8_t type;          /* 1, 2, 5, 6: level + categories, encoded as the
+	                          draft says (bitmap minimal, enumeration as given,
+	                          ranges made from the category runs, descending,
+	                          a last bottom of 0 omitted as Linux does) */
+	uint8_t level;
+	const uint16_t *cats;  /* categories; for tags 1, 5, 6 any order */
+	unsigned n_cats;
+	const uint8_t *raw;    /* when set (any type): the tag is type, length and
+	                          these bytes verbatim - for crafting bad tags */
+	size_t raw_len;
+	uint8_t len_override;  /* non-zero: write this as the tag length */
+};
+/* Build a CIPSO option into out.  Returns its length, VXGBP_E_NOSPACE, or
+ * VXGBP_E_INVAL (more than 40 bytes, a category beyond what the tag type can
+ * carry, more than 15 enumerated categories or 7 ranges).  DOI 0 and
+ * out-of-order enumerations are written as asked (to craft findings). */
+int vxgbp_cipso_build(void *out, size_t outlen, uint32_t doi,
+		      const struct vxgbp_cipso_tag_spec *tags, unsigned n_tags);
 
 struct vxgbp_calipso {
+	uint8_t data_len;      /* option data length as on the wire */
 	uint32_t doi;
 	uint8_t level;
 	uint8_t cmpt_len;      /* compartment bitmap length in 32-bit words */
-	const uint8_t *cmpt;   /* cmpt_len*4 bytes, into the buffer */
-	uint16_t csum;         /* as on the wire */
+	const uint8_t *cmpt;   /* compartment bitmap, into the buffer */
+	uint16_t cmpt_bytes;   /* bytes of it present in the option */
+	uint16_t csum;         /* CRC-16 as on the wire (sent low byte first) */
+	uint16_t csum_calc;    /* CRC-16 computed over the option */
 	int csum_ok;
-	uint64_t findings;
+	uint64_t findings;     /* VXGBP_R_CALIPSO_* bits */
 };
 
-/* Parse a CALIPSO option starting at its type byte (7). */
+/* Parse a CALIPSO option starting at its type byte (7).  Returns the option
+ * length (data length + 2), VXGBP_E_INVAL, VXGBP_E_TRUNCATED, or
+ * VXGBP_E_MALFORMED (data shorter than the 8-byte header; c->findings
+ * says so). */
 int vxgbp_calipso_parse(struct vxgbp_calipso *c, const void *opt, size_t len);
+/* Categories of the compartment bitmap, as vxgbp_cipso_cat_next. */
+int vxgbp_calipso_cat_next(const struct vxgbp_calipso *c, unsigned *iter,
+			   uint16_t *lo, uint16_t *hi);
+int vxgbp_calipso_cats_format(char *buf, size_t buflen, const struct vxgbp_calipso *c);
+/* The RFC 5570 checksum of a whole option (type byte on): CRC-16/CCITT as
+ * HDLC uses it (reflected, initial 0xffff, complemented - Linux's
+ * ~crc_ccitt(0xffff, ...)) over every byte, the checksum field taken as
+ * zero.  Returns 0 for an option shorter than 10 bytes. */
+uint16_t vxgbp_calipso_csum(const void *opt, size_t len);
+/* Build a CALIPSO option (as Linux's calipso_genopt: bitmap in whole words
+ * up to the highest category, no bitmap without categories).  flags
+ * VXGBP_CALIPSO_BAD_CSUM writes a wrong checksum.  Returns the option
+ * length, VXGBP_E_NOSPACE, or VXGBP_E_INVAL (category above 1951). */
+#define VXGBP_CALIPSO_BAD_CSUM 0x1u
+int vxgbp_calipso_build(void *out, size_t outlen, uint32_t doi, uint8_t level,
+			const uint16_t *cats, unsigned n_cats, unsigned flags);
 
 #ifdef __cplusplus
 }
