@@ -150,6 +150,25 @@ static int scan_ipv4_opts(struct vxgbp_pkt *p, const struct level *lv, struct vx
 	return 0;
 }
 
+/* Label rules: decode the CIPSO / CALIPSO option the scans found and add
+ * its findings to the frame's (cipso.c, calipso.c). */
+static void label_findings(struct vxgbp_pkt *p, const struct level *lv,
+			   const struct vxgbp_l3 *l3)
+{
+	if (l3->cipso_off >= 0) {
+		struct vxgbp_cipso c;
+
+		vxgbp_cipso_parse(&c, lv->c.base + l3->cipso_off, l3->cipso_len);
+		p->findings |= c.findings;
+	}
+	if (l3->calipso_off >= 0) {
+		struct vxgbp_calipso c;
+
+		vxgbp_calipso_parse(&c, lv->c.base + l3->calipso_off, l3->calipso_len);
+		p->findings |= c.findings;
+	}
+}
+
 static int ipv4_csum_ok(const struct level *lv, size_t hlen)
 {
 	const uint8_t *h = vxc_ptr_at(&lv->c, 0, hlen);
@@ -197,6 +216,7 @@ static int parse_ipv4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 		l3->opt_len = (uint16_t)(hlen - 20);
 		if ((r = scan_ipv4_opts(p, lv, l3)))
 			return r;
+		label_findings(p, lv, l3);
 		vxc_skip(&lv->c, hlen - 20);
 	}
 	return 0;
@@ -277,6 +297,7 @@ static int parse_ipv6(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 				l3->opt_len = (uint16_t)elen;
 				if ((r = scan_hbh_opts(p, lv, elen, l3)))
 					return r;
+				label_findings(p, lv, l3);
 			}
 		} else if (nh == IPPROTO_FRAGMENT_) {
 			uint16_t fo;
