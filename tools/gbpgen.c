@@ -40,6 +40,7 @@ struct spec {
 	unsigned long count;
 	long long ts_sec;
 	long ts_nsec;
+	int time_set;
 	long long step_nsec;
 	long snaplen;      /* -1: whole frame */
 	long long flow_mod; /* vary inner src address over N values */
@@ -171,6 +172,8 @@ static int spec_set(struct spec *s, const char *key, const char *val, char *err,
 	size_t n;
 
 #define NUM(max) do { if (parse_num(val, (max), &v)) goto bad; } while (0)
+	if (!strcmp(key, "time"))
+		s->time_set = 1;
 	if (!strcmp(key, "count")) {
 		NUM(100000000);
 		s->count = v;
@@ -519,13 +522,14 @@ struct writer {
 	FILE *f;
 	int pcapng;
 	unsigned long long frames;
+	long long next_sec, next_nsec; /* the clock runs on across specs */
 };
 
 static int emit(struct writer *w, const struct spec *s, const char *where)
 {
 	uint8_t frame[MAX_FRAME];
-	long long sec = s->ts_sec;
-	long long nsec = s->ts_nsec;
+	long long sec = s->time_set ? s->ts_sec : w->next_sec;
+	long long nsec = s->time_set ? s->ts_nsec : w->next_nsec;
 
 	for (unsigned long k = 0; k < s->count; k++) {
 		int n = build(s, k, frame, sizeof(frame));
@@ -548,6 +552,8 @@ static int emit(struct writer *w, const struct spec *s, const char *where)
 		sec += nsec / 1000000000;
 		nsec %= 1000000000;
 	}
+	w->next_sec = sec;
+	w->next_nsec = nsec;
 	return 0;
 }
 
@@ -574,7 +580,7 @@ int main(int argc, char **argv)
 	};
 	const char *out = NULL, *specfile = NULL;
 	char tmp[4096] = "";
-	struct writer w = { 0 };
+	struct writer w = { .next_sec = 1700000000 };
 	int c, force = 0, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "w:f:h", lopts, NULL)) != -1) {

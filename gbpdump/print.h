@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* print.h - the per-frame printers: tcpdump-like text and one JSON object
+ * per line.  They print what libvxgbp decoded; they never read header
+ * fields from the raw bytes themselves. */
+#ifndef GBPDUMP_PRINT_H
+#define GBPDUMP_PRINT_H
+
+#include <time.h>
+
+#include <vxgbp/vxgbp.h>
+
+#include "out.h"
+#include "reader.h"
+
+enum gd_tmode {
+	GD_TIME_LOCAL = 0, /* HH:MM:SS.uuuuuu, local time (tcpdump's default) */
+	GD_TIME_NONE,      /* -t */
+	GD_TIME_EPOCH,     /* -tt */
+	GD_TIME_DATE,      /* -tttt */
+};
+
+struct gd_print {
+	int verbose;                        /* -v count */
+	int eflag;                          /* -e: link-level headers */
+	enum gd_tmode tmode;
+	const struct vxgbp_groups *groups;  /* --groups, may be empty */
+	/* per-second caches for the time stamps (formatting a date is slow) */
+	int64_t local_sec;
+	char local_buf[32];
+	size_t local_len;
+	int64_t utc_sec;
+	char utc_buf[32];
+};
+
+void print_init(struct gd_print *pp);
+void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p);
+void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p);
+/* "G,I,D" style names of the flag word; reserved bits as R=0x.... */
+void print_flags(struct gd_out *o, uint16_t flags);
+
+#endif /* GBPDUMP_PRINT_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * print_json.c - one JSON object per frame, one per line (JSON Lines):
+ *
+ * {"frame":1,"time":"2023-11-14T22:13:20.000001Z","len":148,"caplen":148,
+ *  "outer":{"src":"192.0.2.1","dst":"192.0.2.2","sport":49152,"dport":4789,...},
+ *  "vxlan":{"flags":34880,"vni":100,"gbp":{"id":512,"dont_learn":true,
+ *           "policy_applied":false,"name":"web"},"mark":4194816,...},
+ *  "inner":{...},"findings":["gbp.reserved-flags"]}
+ *
+ * "vxlan" is null for a frame that is not VXLAN, "gbp" is null when G is
+ * clear, "mark" is the skb->mark a Linux `gbp` VTEP would set.  Times are
+ * UTC with microseconds.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "print.h"
+#if __has_include("labels.h")
+#include "labels.h" /* CIPSO / CALIPSO labels (issue 7) */
+#define HAVE_LABELS 1
+#endif
+
+static void key(struct gd_out *o, const char *k)
+{
+	out_putc(o, '"');
+	out_str(o, k);
+	out_str(o, "\":");
+}
+
+static void json_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
+{
+	if (rec->sec != pp->utc_sec) {
+		time_t t = (time_t)rec->sec;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) ||
+		    !strftime(pp->utc_buf, sizeof(pp->utc_buf), "%Y-%m-%dT%H:%M:%S", &tm))
+			strcpy(pp->utc_buf, "1970-01-01T00:00:00");
+		pp->utc_sec = rec->sec;
+	}
+	out_putc(o, '"');
+	out_str(o, pp->utc_buf);
+	out_putc(o, '.');
+	out_dec_pad(o, rec->nsec / 1000, 6);
+	out_str(o, "Z\"");
+}
+
+static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
+{
+	out_putc(o, '"');
+	out_addr(o, a, len);
+	out_putc(o, '"');
+}
+
+static void json_mac(struct gd_out *o, const uint8_t *m)
+{
+	out_putc(o, '"');
+	out_mac(o, m);
+	out_putc(o, '"');
+}
+
+static const char *proto_name(uint8_t p)
+{
+	switch (p) {
+	case 1:
+		return "icmp";
+	case 6:
+		return "tcp";
+	case 17:
+		return "udp";
+	case 58:
+		return "icmp6";
+	default:
+		return NULL;
+	}
+}
+
+/* The members of one level (outer or inner), without braces. */
+static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls)
+{
+	const struct vxgbp_l2 *l2 = &ls->l2;
+	const struct vxgbp_l3 *l3 = &ls->l3;
+	const struct vxgbp_l4 *l4 = &ls->l4;
+	size_t alen = l3->version == 6 ? 16 : 4;
+	const char *pn;
+	int comma = 0;
+
+	if (l2->off >= 0 && l2->src) {
+		key(o, "smac");
+		json_mac(o, l2->src);
+		out_putc(o, ',');
+		key(o, "dmac");
+		json_mac(o, l2->dst);
+		comma = 1;
+		if (l2->n_vlan) {
+			out_putc(o, ',');
+			key(o, "vlan");
+			out_putc(o, '[');
+			for (unsigned i = 0; i < l2->n_vlan; i++) {
+				if (i)
+					out_putc(o, ',');
+				out_u64(o, l2->vlan_tci[i] & 0x0fff);
+			}
+			out_putc(o, ']');
+		}
+	}
+	if (comma)
+		out_putc(o, ',');
+	key(o, "ethertype");
+	out_u64(o, l2->ethertype);
+	if (l3->off >= 0 && l3->version) {
+		out_putc(o, ',');
+		key(o, "ip");
+		out_u64(o, l3->version);
+		out_putc(o, ',');
+		key(o, "src");
+		json_addr(o, l3->src, alen);
+		out_putc(o, ',');
+		key(o, "dst");
+		json_addr(o, l3->dst, alen);
+		out_putc(o, ',');
+		key(o, "ttl");
+		out_u64(o, l3->ttl);
+		out_putc(o, ',');
+		key(o, "proto");
+		if ((pn = proto_name(l3->proto)))
+			out_json_str(o, pn);
+		else
+			out_u64(o, l3->proto);
+		if (l3->more_frags || l3->frag_off) {
+			out_putc(o, ',');
+			key(o, "frag_off");
+			out_u64(o, l3->frag_off);
+			out_putc(o, ',');
+			key(o, "more_frags");
+			out_str(o, l3->more_frags ? "true" : "false");
+		}
+#ifdef HAVE_LABELS
+		labels_print_json(o, frame, l3);
+#else
+		(void)frame;
+#endif
+	} else if (l3->off >= 0) {
+		out_putc(o, ',');
+		key(o, "arp_op");
+		out_u64(o, l3->arp_op);
+		if (l3->arp_spa) {
+			out_putc(o, ',');
+			key(o, "src");
+			json_addr(o, l3->arp_spa, 4);
+			out_putc(o, ',');
+			key(o, "dst");
+			json_addr(o, l3->arp_tpa, 4);
+		}
+	}
+	if (l4->off >= 0) {
+		if (l4->proto == 6 || l4->proto == 17) {
+			out_putc(o, ',');
+			key(o, "sport");
+			out_u64(o, l4->sport);
+			out_putc(o, ',');
+			key(o, "dport");
+			out_u64(o, l4->dport);
+		}
+		if (l4->proto == 6) {
+			out_putc(o, ',');
+			key(o, "tcp_flags");
+			out_u64(o, l4->tcp_flags);
+		} else if (l4->proto == 1 || l4->proto == 58) {
+			out_putc(o, ',');
+			key(o, "icmp_type");
+			out_u64(o, l4->icmp_type);
+			out_putc(o, ',');
+			key(o, "icmp_code");
+			out_u64(o, l4->icmp_code);
+		}
+	}
+}
+
+static void json_verdict(struct gd_out *o, const struct vxgbp_hdr *h, unsigned dev)
+{
+	struct vxgbp_verdict v;
+
+	vxgbp_verdict_linux(h, dev, &v);
+	out_json_str(o, v.accept ? "accept" : vxgbp_drop_name(v.why));
+}
+
+void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_hdr *h = &p->vx;
+	int first = 1;
+
+	out_str(o, "{\"frame\":");
+	out_u64(o, rec->no);
+	out_str(o, ",\"time\":");
+	json_time(o, pp, rec);
+	out_str(o, ",\"len\":");
+	out_u64(o, rec->wirelen);
+	out_str(o, ",\"caplen\":");
+	out_u64(o, rec->caplen);
+
+	out_str(o, ",\"outer\":");
+	if (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) {
+		out_putc(o, '{');
+		json_level(o, rec->data, &p->outer);
+		out_putc(o, '}');
+	} else {
+		out_str(o, "null");
+	}
+
+	out_str(o, ",\"vxlan\":");
+	if (p->have & VXGBP_HAVE_VXLAN) {
+		const char *name;
+
+		out_str(o, "{\"flags\":");
+		out_u64(o, h->flags);
+		out_str(o, ",\"vni\":");
+		out_u64(o, h->vni);
+		out_str(o, ",\"gbp\":");
+		if (vxgbp_hdr_has_gbp(h)) {
+			out_str(o, "{\"id\":");
+			out_u64(o, h->group);
+			out_str(o, ",\"dont_learn\":");
+			out_str(o, (h->flags & VXGBP_F_D) ? "true" : "false");
+			out_str(o, ",\"policy_applied\":");
+			out_str(o, (h->flags & VXGBP_F_A) ? "true" : "false");
+			if ((name = vxgbp_groups_name(pp->groups, h->group))) {
+				out_str(o, ",\"name\":");
+				out_json_str(o, name);
+			}
+			out_putc(o, '}');
+		} else {
+			out_str(o, "null");
+		}
+		out_str(o, ",\"mark\":");
+		out_u64(o, vxgbp_mark_from_hdr(h));
+		out_str(o, ",\"id_field\":");
+		out_u64(o, h->group);
+		out_str(o, ",\"reserved\":");
+		out_u64(o, h->rsvd);
+		out_str(o, ",\"linux\":{\"gbp\":");
+		json_verdict(o, h, VXGBP_DEV_GBP);
+		out_str(o, ",\"plain\":");
+		json_verdict(o, h, 0);
+		out_str(o, "}}");
+	} else {
+		out_str(o, "null");
+	}
+
+	out_str(o, ",\"inner\":");
+	if (p->have & VXGBP_HAVE_INNER_L2) {
+		out_putc(o, '{');
+		json_level(o, rec->data, &p->inner);
+		out_putc(o, '}');
+	} else {
+		out_str(o, "null");
+	}
+
+	out_str(o, ",\"findings\":[");
+	for (unsigned r = 0; r < VXGBP_R__COUNT; r++) {
+		const struct vxgbp_rule_info *ri;
+
+		if (!(p->findings & VXGBP_RB(r)) || !(ri = vxgbp_rule_get(r)))
+			continue;
+		if (!first)
+			out_putc(o, ',');
+		out_json_str(o, ri->id);
+		first = 0;
+	}
+	out_putc(o, ']');
+	if (p->err) {
+		out_str(o, ",\"error\":{\"kind\":");
+		out_json_str(o, p->err == VXGBP_E_TRUNCATED ? "truncated"
+			     : p->err == VXGBP_E_MALFORMED ? "malformed" : "unsupported");
+		out_str(o, ",\"layer\":");
+		out_json_str(o, p->err_layer ? p->err_layer : "?");
+		out_str(o, ",\"offset\":");
+		out_i64(o, p->err_off);
+		out_putc(o, '}');
+	}
+	out_str(o, "}\n");
+}

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * reader.c - capture input (see reader.h).
+ *
+ * Classic pcap (https://www.ietf.org/archive/id/draft-ietf-opsawg-pcap):
+ *   24-byte file header: magic a1b2c3d4 (us) or a1b23c4d (ns), in the
+ *   writer's byte order; version; thiszone; sigfigs; snaplen; linktype
+ *   (low 16 bits; the upper bits may carry FCS information).
+ *   16-byte record header: ts_sec, ts_frac, caplen, len; then caplen bytes.
+ */
+#define _GNU_SOURCE /* fopencookie */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+#define CHUNK (1u << 20)
+#define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
+#define PCAP_MAGIC_US 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+
+static uint32_t rd32(const uint8_t *b, int swapped)
+{
+	uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		     (uint32_t)b[3] << 24;
+	if (swapped)
+		v = (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
+	return v;
+}
+
+/* Read until buf holds at least want bytes after pos (or EOF).  Returns
+ * 0, or -1 on an I/O error. */
+static int fill(struct gd_reader *r, size_t want, char *errbuf)
+{
+	if (r->end - r->pos >= want || r->eof)
+		return 0;
+	if (r->pos) { /* slide the partial record to the front */
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->buf_off += r->pos;
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (want > r->cap) {
+		size_t ncap = r->cap;
+		uint8_t *nb;
+
+		while (ncap < want)
+			ncap *= 2;
+		if (!(nb = realloc(r->buf, ncap))) {
+			snprintf(errbuf, GD_ERRBUF, "%s: out of memory for a %zu-byte record",
+				 r->name, want);
+			return -1;
+		}
+		r->buf = nb;
+		r->cap = ncap;
+	}
+	while (r->end - r->pos < want) {
+		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(errbuf, GD_ERRBUF, "%s: read error at offset %llu: %s", r->name,
+				 (unsigned long long)(r->buf_off + r->end), strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			break;
+		}
+		r->end += (size_t)n;
+	}
+	return 0;
+}
+
+/* A FILE that first returns the bytes we peeked, then the descriptor. */
+struct peek {
+	uint8_t *b; /* owned: the reader's buffer */
+	size_t n, at;
+	int fd;
+};
+
+static ssize_t peek_read(void *cookie, char *buf, size_t size)
+{
+	struct peek *p = cookie;
+
+	if (p->at < p->n) {
+		size_t k = p->n - p->at < size ? p->n - p->at : size;
+
+		memcpy(buf, p->b + p->at, k);
+		p->at += k;
+		return (ssize_t)k;
+	}
+	return read(p->fd, buf, size);
+}
+
+static int peek_close(void *cookie)
+{
+	struct peek *p = cookie;
+	int rc = p->fd > 2 ? close(p->fd) : 0;
+
+	free(p->b);
+	free(p);
+	return rc;
+}
+
+/* Hand the bytes already read (and the descriptor) to libpcap. */
+static int open_libpcap(struct gd_reader *r, char *errbuf)
+{
+	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	struct peek *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
+		return -1;
+	}
+	p->b = r->buf;
+	p->n = r->end;
+	p->fd = r->fd;
+	if (!(r->fp = fopencookie(p, "r", io))) {
+		free(p);
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
+		return -1;
+	}
+	r->fd = -1; /* the FILE owns the descriptor and the buffer now */
+	r->buf = NULL;
+	r->pc = pcap_fopen_offline_with_tstamp_precision(r->fp, PCAP_TSTAMP_PRECISION_NANO, perr);
+	if (!r->pc) {
+		fclose(r->fp);
+		r->fp = NULL;
+		snprintf(errbuf, GD_ERRBUF, "%s: not a capture file libpcap can read: %s",
+			 r->name, perr);
+		return -1;
+	}
+	r->fp = NULL; /* libpcap closes it */
+	r->linktype = pcap_datalink(r->pc);
+	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
+	r->nsec_res = 1;
+	return 0;
+}
+
+int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
+{
+	uint8_t *h;
+	uint32_t magic;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->name = path;
+	r->fd = -1;
+	if (!strcmp(path, "-")) {
+		r->fd = 0;
+		r->name = "(stdin)";
+	} else if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, GD_ERRBUF, "%s: is a directory", path);
+		reader_close(r);
+		return -1;
+	}
+	r->cap = CHUNK;
+	if (!(r->buf = malloc(r->cap))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
+		reader_close(r);
+		return -1;
+	}
+	if (fill(r, 24, errbuf) < 0) {
+		reader_close(r);
+		return -1;
+	}
+	if (r->end < 4) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name,
+			 r->end ? "too short to be a capture file (offset 0)" : "empty file");
+		reader_close(r);
+		return -1;
+	}
+	h = r->buf;
+	magic = rd32(h, 0);
+	if ((magic == PCAP_MAGIC_US || magic == PCAP_MAGIC_NS) && !(flags & GD_READ_LIBPCAP))
+		r->swapped = 0;
+	else if ((rd32(h, 1) == PCAP_MAGIC_US || rd32(h, 1) == PCAP_MAGIC_NS) &&
+		 !(flags & GD_READ_LIBPCAP))
+		r->swapped = 1;
+	else {
+		int rc = open_libpcap(r, errbuf);
+
+		if (rc < 0)
+			reader_close(r);
+		return rc;
+	}
+	if (r->end < 24) {
+		snprintf(errbuf, GD_ERRBUF, "%s: file header cut short (%zu of 24 bytes)",
+			 r->name, r->end);
+		reader_close(r);
+		return -1;
+	}
+	r->fast = 1;
+	r->nsec_res = rd32(h, r->swapped) == PCAP_MAGIC_NS;
+	r->snaplen = rd32(h + 16, r->swapped);
+	r->linktype = (int)(rd32(h + 20, r->swapped) & 0xffff);
+	r->pos = 24;
+	return 0;
+}
+
+int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf)
+{
+	char perr[PCAP_ERRBUF_SIZE] = "";
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->name = iface;
+	r->fd = -1;
+	r->live = 1;
+	if (!(r->pc = pcap_create(iface, perr))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", iface, perr);
+		return -1;
+	}
+	pcap_set_snaplen(r->pc, snaplen);
+	pcap_set_promisc(r->pc, 1);
+	pcap_set_immediate_mode(r->pc, 1);
+	pcap_set_tstamp_precision(r->pc, PCAP_TSTAMP_PRECISION_NANO);
+	if ((rc = pcap_activate(r->pc)) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", iface, pcap_geterr(r->pc));
+		pcap_close(r->pc);
+		r->pc = NULL;
+		return -1;
+	}
+	r->linktype = pcap_datalink(r->pc);
+	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
+	r->nsec_res = pcap_get_tstamp_precision(r->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	return 0;
+}
+
+int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf)
+{
+	struct bpf_program prog;
+
+	if (!r->pc)
+		return 0;
+	if (pcap_compile(r->pc, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
+	    pcap_setfilter(r->pc, &prog) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "filter '%s': %s", expr, pcap_geterr(r->pc));
+		return -1;
+	}
+	pcap_freecode(&prog);
+	return 0;
+}
+
+static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	const uint8_t *h;
+	uint32_t caplen, frac;
+	uint64_t off;
+
+	if (fill(r, 16, errbuf) < 0)
+		return -1;
+	off = r->buf_off + r->pos;
+	if (r->end == r->pos)
+		return 0;
+	if (r->end - r->pos < 16) {
+		snprintf(errbuf, GD_ERRBUF,
+			 "%s: frame %llu at offset %llu: truncated record header "
+			 "(%zu of 16 bytes)",
+			 r->name, (unsigned long long)r->count + 1, (unsigned long long)off,
+			 r->end - r->pos);
+		r->pos = r->end;
+		return -1;
+	}
+	h = r->buf + r->pos;
+	caplen = rd32(h + 8, r->swapped);
+	if (caplen > MAX_RECORD || (caplen > r->snaplen && caplen > 262144)) {
+		snprintf(errbuf, GD_ERRBUF,
+			 "%s: frame %llu at offset %llu: record claims %u bytes, more than the "
+			 "snap length %u allows",
+			 r->name, (unsigned long long)r->count + 1, (unsigned long long)off,
+			 caplen, r->snaplen);
+		r->pos = r->end;
+		r->eof = 1;
+		return -1;
+	}
+	if (fill(r, 16 + (size_t)caplen, errbuf) < 0)
+		return -1;
+	h = r->buf + r->pos;
+	if (r->end - r->pos < 16 + (size_t)caplen) {
+		snprintf(errbuf, GD_ERRBUF,
+			 "%s: frame %llu at offset %llu: truncated record: the file ends "
+			 "%zu bytes into a %u-byte frame",
+			 r->name, (unsigned long long)r->count + 1, (unsigned long long)off,
+			 r->end - r->pos - 16, caplen);
+		r->pos = r->end;
+		return -1;
+	}
+	rec->no = ++r->count;
+	rec->sec = rd32(h, r->swapped);
+	frac = rd32(h + 4, r->swapped);
+	if (!r->nsec_res)
+		frac = frac < 1000000 ? frac * 1000 : 999999999;
+	rec->nsec = frac < 1000000000 ? frac : 999999999;
+	rec->caplen = caplen;
+	rec->wirelen = rd32(h + 12, r->swapped);
+	if (rec->wirelen < caplen)
+		rec->wirelen = caplen;
+	rec->data = h + 16;
+	rec->off = off;
+	r->pos += 16 + (size_t)caplen;
+	return 1;
+}
+
+static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	struct pcap_pkthdr *ph;
+	const u_char *data;
+	int rc;
+
+	for (;;) {
+		rc = pcap_next_ex(r->pc, &ph, &data);
+		if (rc == 1)
+			break;
+		if (rc == 0)
+			continue; /* live: timeout, no packet */
+		if (rc == PCAP_ERROR_BREAK)
+			return 0;
+		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu: %s", r->name,
+			 (unsigned long long)r->count + 1, pcap_geterr(r->pc));
+		return -1;
+	}
+	rec->no = ++r->count;
+	rec->sec = ph->ts.tv_sec;
+	rec->nsec = r->nsec_res ? (uint32_t)ph->ts.tv_usec : (uint32_t)ph->ts.tv_usec * 1000u;
+	if (rec->nsec > 999999999)
+		rec->nsec = 999999999;
+	rec->caplen = ph->caplen;
+	rec->wirelen = ph->len < ph->caplen ? ph->caplen : ph->len;
+	rec->data = data;
+	rec->off = 0;
+	return 1;
+}
+
+int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	return r->fast ? next_fast(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
+}
+
+void reader_close(struct gd_reader *r)
+{
+	if (r->pc)
+		pcap_close(r->pc);
+	if (r->fp)
+		fclose(r->fp);
+	if (r->fd > 2)
+		close(r->fd);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * reader.h - where frames come from.  Two paths that give identical records:
+ *  - a fast reader of classic pcap files (either byte order, micro- or
+ *    nanosecond): large read(2) chunks, records parsed in place, no copy;
+ *  - libpcap for pcapng, for live capture (-i) and for anything else it
+ *    reads.
+ * Errors are libpcap-style: a message in errbuf for a person to read.
+ */
+#ifndef GBPDUMP_READER_H
+#define GBPDUMP_READER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pcap/pcap.h>
+
+#define GD_ERRBUF 512
+
+struct gd_rec {
+	uint64_t no;        /* 1-based frame number */
+	int64_t sec;        /* timestamp, seconds since the epoch */
+	uint32_t nsec;      /* nanoseconds */
+	uint32_t caplen;    /* bytes captured */
+	uint32_t wirelen;   /* bytes on the wire */
+	const uint8_t *data;/* caplen bytes, valid until the next reader_next() */
+	uint64_t off;       /* file offset of the record (classic pcap); 0 otherwise */
+};
+
+struct gd_reader {
+	const char *name;   /* for messages */
+	int linktype;
+	uint32_t snaplen;
+	int nsec_res;       /* 1: the file has nanosecond timestamps */
+	int fast;           /* 1: fast classic-pcap path */
+	/* fast path */
+	int fd;
+	int swapped;
+	uint8_t *buf;
+	size_t cap, pos, end;
+	uint64_t buf_off;   /* file offset of buf[0] */
+	int eof;
+	uint64_t count;
+	/* libpcap path */
+	pcap_t *pc;
+	FILE *fp;           /* when libpcap reads a stream we peeked at */
+	int live;
+};
+
+#define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
+
+/* Open a capture file ("-" for standard input).  0, or -1 with errbuf. */
+int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf);
+/* Open a live capture on iface.  0, or -1 with errbuf. */
+int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
+/* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
+int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
+/* Set a BPF filter on a live capture (kernel-side). 0 or -1. */
+int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf);
+void reader_close(struct gd_reader *r);
+
+#endif /* GBPDUMP_READER_H */
