@@ -392,11 +392,12 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	}
 	if (p->have & VXGBP_HAVE_VXLAN)
 		print_findings(o, p->findings, pp->verbose > 0);
-	if (!(p->have & VXGBP_HAVE_VXLAN) || pp->verbose || pp->eflag) {
-		if (!pp->eflag) {
-			out_str(o, ", length ");
-			out_u64(o, rec->wirelen);
-		}
+	/* The frame length, where nothing on the line gave a length (-e
+	 * prints it with the link header). */
+	if (!pp->eflag && (p->err || (!(p->have & VXGBP_HAVE_VXLAN) &&
+				      !(p->outer.l4.off >= 0 && p->outer.l4.proto == 17)))) {
+		out_str(o, ", length ");
+		out_u64(o, rec->wirelen);
 	}
 	out_putc(o, '\n');
 }

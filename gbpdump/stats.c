@@ -247,17 +247,20 @@ static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *
 	out_printf(o, "%-24.*s", n, buf);
 }
 
-static void json_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
+/* "KEY":ID[,"KEY_name":"NAME"]; null for plain VXLAN or an unknown group */
+static void json_group(struct gd_out *o, const char *key, uint32_t g,
+		       const struct vxgbp_groups *groups)
 {
 	const char *name;
 
+	out_printf(o, "\"%s\":", key);
 	if (g >= NO_GROUP) {
 		out_str(o, "null");
 		return;
 	}
 	out_u64(o, g);
 	if ((name = vxgbp_groups_name(groups, (uint16_t)g))) {
-		out_str(o, ",\"name\":");
+		out_printf(o, ",\"%s_name\":", key);
 		out_json_str(o, name);
 	}
 }
@@ -294,8 +297,8 @@ int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups
 		for (uint32_t g = 0, first = 1; g <= NO_GROUP; g++) {
 			if (!st->g_frames[g])
 				continue;
-			out_str(o, first ? "{\"group\":" : ",{\"group\":");
-			json_group(o, g, groups);
+			out_str(o, first ? "{" : ",{");
+			json_group(o, "group", g, groups);
 			out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}",
 				   (unsigned long long)st->g_frames[g],
 				   (unsigned long long)st->g_bytes[g]);
@@ -303,10 +306,10 @@ int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups
 		}
 		out_str(o, "],\"matrix\":[");
 		for (size_t i = 0; i < nc; i++) {
-			out_str(o, i ? ",{\"src\":" : "{\"src\":");
-			json_group(o, c[i].src, groups);
-			out_str(o, ",\"dst\":");
-			json_group(o, c[i].dst, groups);
+			out_str(o, i ? ",{" : "{");
+			json_group(o, "src", c[i].src, groups);
+			out_putc(o, ',');
+			json_group(o, "dst", c[i].dst, groups);
 			out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}",
 				   (unsigned long long)c[i].frames, (unsigned long long)c[i].bytes);
 		}

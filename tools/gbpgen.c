@@ -43,6 +43,9 @@ struct spec {
 	int time_set;
 	long long step_nsec;
 	long snaplen;      /* -1: whole frame */
+	long ip_len;       /* -1: as built; else override the outer IP length field */
+	long udp_len;      /* -1: as built; else override the outer UDP length field */
+	int ttl_zero;      /* outer TTL / hop limit 0 */
 	long long flow_mod; /* vary inner src address over N values */
 	uint8_t outer_opts[40], inner_opts[40];
 };
@@ -63,12 +66,15 @@ static void usage(FILE *f)
 "          rsvd=N (byte 7)  mark=M (header as Linux 6.12 sends skb->mark M)\n"
 "          encap=vxlan|none (none: the inner frame alone, not encapsulated)\n"
 "Outer:    outer-smac= outer-dmac= outer-src=ADDR outer-dst=ADDR (IPv4 or IPv6)\n"
-"          vlan=TCI[,TCI] qinq=1 (first tag 802.1ad) ttl= ip-id= df=0|1\n"
+"          vlan=TCI[,TCI] qinq=1 (first tag 802.1ad) ttl= (64) ip-id= df=0|1\n"
 "          sport= dport= (4789)  csum=compute|zero|bad  ipopt=HEX (raw IPv4\n"
 "          options or IPv6 hop-by-hop options)\n"
 "Inner:    inner-smac= inner-dmac= inner-src= inner-dst= ivlan=TCI\n"
 "          proto=icmp|udp|tcp|arp  isport= idport=  tcp-flags=N  payload=BYTES\n"
+"          ittl= (64)\n"
 "          iipopt=HEX\n"
+"Broken:   ip-len=N udp-len=N (overwrite the outer IP total/payload length or\n"
+"          UDP length field after building: malformed frames)\n"
 "\n"
 "-w FILE      output ('-' for standard output); an existing file is kept\n"
 "             unless --force is given\n"
@@ -142,6 +148,9 @@ static void spec_default(struct spec *s)
 	memcpy(s->eth.src, omac_s, 6);
 	memcpy(s->eth.dst, omac_d, 6);
 	s->ip.version = 4;
+	s->ip.ttl = 64;
+	s->iip.ttl = 64;
+	s->ttl_zero = 0;
 	parse_ip("192.0.2.1", s->ip.src);
 	parse_ip("192.0.2.2", s->ip.dst);
 	s->udp.proto = 17;
@@ -162,6 +171,8 @@ static void spec_default(struct spec *s)
 	s->ts_sec = 1700000000;
 	s->step_nsec = 1000000;
 	s->snaplen = -1;
+	s->ip_len = -1;
+	s->udp_len = -1;
 }
 
 /* Apply one key=value.  Returns 0 or -1 with a message in err. */
@@ -203,6 +214,9 @@ static int spec_set(struct spec *s, const char *key, const char *val, char *err,
 	} else if (!strcmp(key, "snaplen")) {
 		NUM(MAX_FRAME);
 		s->snaplen = (long)v;
+	} else if (!strcmp(key, "ip-len") || !strcmp(key, "udp-len")) {
+		NUM(0xffff);
+		*(key[0] == 'i' ? &s->ip_len : &s->udp_len) = (long)v;
 	} else if (!strcmp(key, "flows")) {
 		NUM(16777216);
 		s->flow_mod = (long long)v;
@@ -281,9 +295,13 @@ static int spec_set(struct spec *s, const char *key, const char *val, char *err,
 	} else if (!strcmp(key, "qinq")) {
 		NUM(1);
 		s->eth.vlan_tpid[0] = v ? 0x88a8 : 0x8100;
+	} else if (!strcmp(key, "ittl")) {
+		NUM(255);
+		s->iip.ttl = (uint8_t)v;
 	} else if (!strcmp(key, "ttl")) {
 		NUM(255);
 		s->ip.ttl = (uint8_t)v;
+		s->ttl_zero = v == 0; /* the builder sends 0 as 64: patched after */
 	} else if (!strcmp(key, "ip-id")) {
 		NUM(0xffff);
 		s->ip.ip_id = (uint16_t)v;
@@ -436,7 +454,41 @@ static int build(const struct spec *s0, unsigned long k, uint8_t *out, size_t ca
 		memcpy(out, inner, (size_t)n);
 		return n;
 	}
-	return vxgbp_vxlan_build(out, cap, &s.eth, &s.ip, &s.udp, &s.hdr, inner, (size_t)n);
+	n = vxgbp_vxlan_build(out, cap, &s.eth, &s.ip, &s.udp, &s.hdr, inner, (size_t)n);
+	if (n > 0 && s.ttl_zero) {
+		size_t l3 = 14 + 4 * (size_t)s.eth.n_vlan;
+
+		if (s.ip.version == 4) {
+			size_t ihl = (size_t)(out[l3] & 0x0f) * 4;
+			uint16_t c;
+
+			out[l3 + 8] = 0;
+			out[l3 + 10] = 0;
+			out[l3 + 11] = 0;
+			c = vxgbp_csum_fold(vxgbp_csum_add(0, out + l3, ihl));
+			out[l3 + 10] = (uint8_t)(c >> 8);
+			out[l3 + 11] = (uint8_t)c;
+		} else {
+			out[l3 + 7] = 0;
+		}
+	}
+	if (n > 0 && (s.ip_len >= 0 || s.udp_len >= 0)) {
+		/* deliberately contradicting lengths; checksums stay as built */
+		size_t l3 = 14 + 4 * (size_t)s.eth.n_vlan;
+		size_t l4 = l3 + (s.ip.version == 4 ? 20 : 40) +
+			    (s.ip.version == 4 ? (s.ip.options_len + 3) / 4 * 4
+					       : (s.ip.options_len ? (s.ip.options_len + 9) / 8 * 8 : 0));
+
+		if (s.ip_len >= 0) {
+			out[l3 + (s.ip.version == 4 ? 2 : 4)] = (uint8_t)(s.ip_len >> 8);
+			out[l3 + (s.ip.version == 4 ? 3 : 5)] = (uint8_t)s.ip_len;
+		}
+		if (s.udp_len >= 0) {
+			out[l4 + 4] = (uint8_t)(s.udp_len >> 8);
+			out[l4 + 5] = (uint8_t)s.udp_len;
+		}
+	}
+	return n;
 }
 
 /* ---- capture writers ---- */
@@ -629,6 +681,12 @@ int main(int argc, char **argv)
 		if ((fd = mkstemp(tmp)) < 0 || !(w.f = fdopen(fd, "wb"))) {
 			fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
 			return 2;
+		}
+		{ /* mkstemp makes 0600; give the file the usual mode */
+			mode_t mask = umask(0);
+
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
 		}
 	}
 	if (write_header(w.f, w.pcapng)) {
