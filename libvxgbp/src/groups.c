@@ -58,7 +58,7 @@ static size_t find(const struct vxgbp_groups *g, uint16_t id)
 int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len,
 			    size_t *col)
 {
-	size_t i = 0, name_at, name_len, at;
+	size_t i = 0, num_at, name_at, name_len, at;
 	unsigned long id = 0;
 	int digits = 0;
 
@@ -67,6 +67,7 @@ int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len
 		i++;
 	if (i == len || line[i] == '#')
 		return 0;
+	num_at = i;
 	if (i + 1 < len && line[i] == '0' && (line[i + 1] == 'x' || line[i + 1] == 'X')) {
 		i += 2;
 		while (i < len && hexval(line[i]) >= 0 && id <= 0xffff) {
@@ -79,7 +80,11 @@ int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len
 			digits++;
 		}
 	}
-	if (!digits || id > 0xffff || i == len || !is_space(line[i])) {
+	if (id > 0xffff) { /* out of range: point at the number, not past it */
+		*col = num_at;
+		return VXGBP_E_SYNTAX;
+	}
+	if (!digits || i == len || !is_space(line[i])) {
 		*col = i;
 		return VXGBP_E_SYNTAX;
 	}
