@@ -1,0 +1,16 @@
+#!/bin/sh
+# The main job in one command: build gbpdump (installing what is missing)
+# and read a capture that ships with vxgbp.
+#   ./demo.sh [CAPTURE]   default: fixtures/basic-gbp.pcap
+set -eu
+cd "$(dirname "$0")"
+scripts/install-deps core >&2
+cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVXGBP_BUILD_TESTS=OFF \
+	-DVXGBP_BUILD_DISSECTOR=OFF >/dev/null
+cmake --build build-demo -j"$(nproc 2>/dev/null || echo 2)" --target gbpdump >/dev/null
+cap=${1:-fixtures/basic-gbp.pcap}
+echo "\$ gbpdump -r $cap --groups fixtures/groups.txt" >&2
+build-demo/bin/gbpdump -r "$cap" --groups fixtures/groups.txt
+echo >&2
+echo "\$ gbpdump -r $cap --groups fixtures/groups.txt --stats" >&2
+build-demo/bin/gbpdump -r "$cap" --groups fixtures/groups.txt --stats
