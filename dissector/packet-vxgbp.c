@@ -279,10 +279,16 @@ static int link_from_encap(int encap)
 	}
 }
 
-/* Parse the frame that carries tvb.  Returns TRUE when libvxgbp found the
- * very VXLAN header this tvb starts with, so its frame findings and inner
- * layers belong to this PDU. */
-static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, struct vxgbp_pkt *p)
+enum frame_match {
+	FRAME_NONE,        /* no frame-level parse to use */
+	FRAME_MATCH,       /* libvxgbp found the very VXLAN header this tvb starts with */
+	FRAME_OUTER_ERROR, /* libvxgbp stopped in an outer layer Wireshark tolerated */
+};
+
+/* Parse the frame that carries tvb.  With FRAME_MATCH its frame findings
+ * and inner layers belong to this PDU; with FRAME_OUTER_ERROR only the
+ * reason it stopped (frame.truncated / frame.malformed) does. */
+static enum frame_match frame_parse(tvbuff_t *tvb, packet_info *pinfo, struct vxgbp_pkt *p)
 {
 	struct vxgbp_parse_opts opts;
 	tvbuff_t *ds;
@@ -292,21 +298,21 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, struct vxgbp_pkt 
 	guint i;
 
 	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET)
-		return FALSE;
+		return FRAME_NONE;
 	link = link_from_encap(pinfo->rec->rec_header.packet_header.pkt_encap);
 	if (link < 0)
-		return FALSE;
+		return FRAME_NONE;
 	ds = tvb_get_ds_tvb(tvb);
 	if (!ds || !pinfo->fd)
-		return FALSE;
+		return FRAME_NONE;
 	caplen = tvb_captured_length(ds);
 	wirelen = tvb_reported_length(ds);
 	/* Only the frame itself (not a reassembled or decrypted buffer). */
 	if (caplen != pinfo->fd->cap_len || caplen == 0)
-		return FALSE;
+		return FRAME_NONE;
 	bytes = tvb_get_ptr(ds, 0, caplen);
 	if (!bytes)
-		return FALSE;
+		return FRAME_NONE;
 
 	vxgbp_parse_opts_init(&opts);
 	opts.linktype = link;
@@ -321,41 +327,13 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, struct vxgbp_pkt 
 			(void)vxgbp_parse_opts_add_port(&opts, (uint16_t)port);
 	}
 	vxgbp_pkt_parse(p, bytes, caplen, wirelen, &opts);
-	return (p->have & VXGBP_HAVE_VXLAN) && p->vxlan_off >= 0 &&
-	       p->vxlan_off == tvb_raw_offset(tvb);
-}
-
-/* Label findings (CIPSO / CALIPSO) of the inner packet, when present.
- * VXGBP_HAVE_CIPSO: set by CMake when libvxgbp has its CIPSO module. */
-static guint64 label_findings(const struct vxgbp_pkt *p, const guint8 *frame, guint caplen)
-{
-#ifdef VXGBP_HAVE_CIPSO
-	const struct vxgbp_l3 *l3 = &p->inner.l3;
-	guint64 f = 0;
-
-	if (!(p->have & VXGBP_HAVE_INNER_L3))
-		return 0;
-	if (l3->cipso_off >= 0 && (guint)l3->cipso_off < caplen) {
-		struct vxgbp_cipso c;
-
-		if (vxgbp_cipso_parse(&c, frame + l3->cipso_off,
-				      MIN((guint)l3->cipso_len, caplen - (guint)l3->cipso_off)) >= 0)
-			f |= c.findings;
-	}
-	if (l3->calipso_off >= 0 && (guint)l3->calipso_off < caplen) {
-		struct vxgbp_calipso c;
-
-		if (vxgbp_calipso_parse(&c, frame + l3->calipso_off,
-					MIN((guint)l3->calipso_len, caplen - (guint)l3->calipso_off)) >= 0)
-			f |= c.findings;
-	}
-	return f;
-#else
-	(void)p;
-	(void)frame;
-	(void)caplen;
-	return 0;
-#endif
+	if ((p->have & VXGBP_HAVE_VXLAN) && p->vxlan_off >= 0 &&
+	    p->vxlan_off == tvb_raw_offset(tvb))
+		return FRAME_MATCH;
+	if (!(p->have & VXGBP_HAVE_VXLAN) && p->err && p->err_off >= 0 &&
+	    p->err_off <= tvb_raw_offset(tvb))
+		return FRAME_OUTER_ERROR;
+	return FRAME_NONE;
 }
 
 /* ------------------------------------------------------------------------
@@ -411,6 +389,7 @@ static int dissect_vxgbp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	vxgbp_tap_info_t *tap;
 	const char *name = NULL;
 	guint64 findings;
+	enum frame_match fm;
 	gboolean have_frame;
 	guint caplen = tvb_captured_length(tvb);
 	unsigned r;
@@ -439,14 +418,12 @@ static int dissect_vxgbp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	/* Everything below comes from libvxgbp. */
 	findings = vxgbp_hdr_check(&h);
 	pkt = wmem_new0(pinfo->pool, struct vxgbp_pkt);
-	have_frame = frame_parse(tvb, pinfo, pkt);
-	if (have_frame) {
-		tvbuff_t *ds = tvb_get_ds_tvb(tvb);
-		guint dlen = tvb_captured_length(ds);
-
-		findings |= pkt->findings;
-		findings |= label_findings(pkt, tvb_get_ptr(ds, 0, dlen), dlen);
-	}
+	fm = frame_parse(tvb, pinfo, pkt);
+	have_frame = fm == FRAME_MATCH;
+	if (fm == FRAME_MATCH)
+		findings |= pkt->findings; /* frame and label (CIPSO/CALIPSO) rules */
+	else if (fm == FRAME_OUTER_ERROR)
+		findings |= pkt->findings & (VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
 
 	if (vxgbp_hdr_has_gbp(&h))
 		name = vxgbp_plugin_group_name(h.group);
