@@ -20,6 +20,7 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "check.h"
 #include "out.h"
 #include "print.h"
 #include "reader.h"
@@ -69,13 +70,22 @@ static void usage(FILE *f)
 "  --groups FILE   names for group IDs, 'ID NAME' per line, '#' comments\n"
 "  --stats         print only a summary at the end: per VNI, per group, and\n"
 "                  the group-to-group matrix\n"
+"  --check         conformance report instead of frames: counts per rule\n"
+"                  (level, source), then the first occurrences; with --json one\n"
+"                  JSON object\n"
+"  --profile NAME  rule levels for --check (implies it):\n"
+"                  strict (default; the draft and RFC 7348), linux (what a\n"
+"                  Linux 6.12 gbp device drops is MUST, what it ignores SHOULD),\n"
+"                  vpp (VPP's E and S flag bits allowed)\n"
 "  -w FILE         write the matching frames to FILE (classic pcap); never\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
 "  --force         let -w replace an existing file\n"
 "  -h, --help      this text;  --version  the version\n"
 "\n"
 "Exit status: 0 all frames read; 1 a data problem (an unreadable or truncated\n"
-"record: everything before it was processed); 2 a usage or I/O error.\n",
+"record: everything before it was processed); 2 a usage or I/O error.\n"
+"With --check: 0 pass, 3 warn (SHOULD findings only), 4 fail (a MUST finding);\n"
+"1 and 2 as above take precedence.\n",
 		VXGBP_MAX_PORTS);
 }
 
@@ -155,7 +165,7 @@ static char *join_args(int argc, char **argv, int i)
 
 enum {
 	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
-	OPT_VERSION, OPT_LIBPCAP,
+	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE,
 };
 
 int main(int argc, char **argv)
@@ -169,6 +179,8 @@ int main(int argc, char **argv)
 		{ "vni", required_argument, NULL, OPT_VNI },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "libpcap", no_argument, NULL, OPT_LIBPCAP },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -192,7 +204,9 @@ int main(int argc, char **argv)
 	struct vxgbp_pkt pkt;
 	struct bpf_program prog;
 	pcap_t *dead = NULL;
-	int have_prog = 0;
+	int have_prog = 0, want_check = 0, nomem;
+	const char *profile = NULL;
+	struct gd_check *chk = NULL;
 
 	vxgbp_parse_opts_init(&popts);
 	print_init(&pp);
@@ -273,6 +287,12 @@ int main(int argc, char **argv)
 		case OPT_LIBPCAP:
 			read_flags |= GD_READ_LIBPCAP;
 			break;
+		case OPT_PROFILE:
+			profile = optarg;
+			/* fall through */
+		case OPT_CHECK:
+			want_check = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -292,6 +312,15 @@ int main(int argc, char **argv)
 	if ((wfile && (json || want_stats)) || (json && want_stats && 0)) {
 		fprintf(stderr, "gbpdump: -w writes frames; it does not combine with --json "
 			"or --stats\n");
+		return EXIT_USAGE;
+	}
+	if (want_check && (wfile || want_stats)) {
+		fprintf(stderr, "gbpdump: --check does not combine with -w or --stats\n");
+		return EXIT_USAGE;
+	}
+	if (want_check && !(chk = check_new(profile, &nomem))) {
+		fprintf(stderr, nomem ? "gbpdump: out of memory\n"
+			: "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n", profile);
 		return EXIT_USAGE;
 	}
 	pp.tmode = tflag == 0 ? GD_TIME_LOCAL : tflag == 1 ? GD_TIME_NONE
@@ -387,6 +416,8 @@ int main(int argc, char **argv)
 			writer_add(&wr, &rec);
 		else if (st)
 			stats_add(st, &rec, &pkt);
+		else if (chk)
+			check_frame(chk, &rec, &pkt);
 		else if (json)
 			print_json(out, &pp, &rec, &pkt);
 		else
@@ -405,6 +436,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gbpdump: out of memory: the --stats tables are incomplete\n");
 		rc = EXIT_USAGE;
 	}
+	if (chk && (rr = check_report(chk, out, json)) && !rc)
+		rc = rr;
 	if (out_flush(out) < 0 && out->err != EPIPE) {
 		fprintf(stderr, "gbpdump: standard output: %s\n", strerror(out->err));
 		rc = EXIT_USAGE;
@@ -435,6 +468,7 @@ done:
 		pcap_close(dead);
 	reader_close(&rd);
 	stats_free(st);
+	check_free(chk);
 	free(gstore);
 	free(filter);
 	return rc;

@@ -65,6 +65,8 @@ struct fcase {
 	uint8_t iproto;
 	size_t payload;
 	int cipso_at, calipso_at; /* offset from the option area; -1 */
+	const uint8_t *iopts;     /* inner IPv4 options / IPv6 hop-by-hop options */
+	size_t iopts_len;
 };
 
 #define GI (VXGBP_F_G | VXGBP_F_I)
@@ -105,6 +107,10 @@ static const struct fcase cases[] = {
 	  { 0x7777, 0x55, 0xabcdef, 0x99 }, 4, 0, 17, 4, -1, -1 },
 	{ "raw ipv4 link type, arp with inner 802.1ad", VXGBP_LINK_IPV4, 4, 0, { 0 }, { 0 }, NULL, 0,
 	  50011, 4789, 0, 0, { GI, 0xd00, 13, 0 }, IN_ARP, 2, 0, 0, -1, -1 },
+	{ "inner ipv4 options", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 50012, 4789, 0, 0,
+	  { GI, 0xe00, 14, 0 }, 4, 0, 17, 6, -1, -1, opt_rr, sizeof(opt_rr) },
+	{ "inner ipv6 hop-by-hop", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, NULL, 0, 50013, 4789, 0, 0,
+	  { GI, 0xf00, 15, 0 }, 6, 0, 6, 6, -1, -1, hbh_ra, sizeof(hbh_ra) },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -208,6 +214,8 @@ static void build_case(const struct fcase *c, uint8_t *out, struct lay *l)
 		iip.tos = 0x28;
 		iip.ip_id = 0x4242;
 		iip.flow_label = 0x12345;
+		iip.options = c->iopts;
+		iip.options_len = c->iopts_len;
 		memset(&il4, 0, sizeof(il4));
 		il4.proto = c->iproto;
 		il4.sport = 40000;
@@ -311,7 +319,13 @@ static void build_case(const struct fcase *c, uint8_t *out, struct lay *l)
 		l->needed = l->il3 + 28;
 	} else {
 		bnd(l, l->il3, c->iv == 4 ? "inner-ipv4" : "inner-ipv6");
-		l->il3_hlen = c->iv == 4 ? 20 : 40;
+		if (c->iv == 4) {
+			l->il3_hlen = 20 + pad(c->iopts_len, 4);
+		} else {
+			l->il3_hlen = 40 + (c->iopts_len ? pad(c->iopts_len + 2, 8) : 0);
+			if (c->iopts_len)
+				bnd(l, l->il3 + 40, "inner-ipv6");
+		}
 		l->il4 = l->il3 + l->il3_hlen;
 		bnd(l, l->il4, c->iproto == 6 ? "inner-tcp" : c->iproto == 17 ? "inner-udp" : "inner-icmp");
 		l->ul4_len = c->iproto == 6 ? 20 : c->iproto == 17 ? 8 : 4;
@@ -484,6 +498,12 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 		EXPECT_EQ(in->l3.ip_id, 0x4242);
 	else
 		EXPECT_EQ(in->l3.flow_label, 0x12345);
+	if (c->iopts_len) {
+		EXPECT_EQ(in->l3.opt_off, l->il3 + (c->iv == 4 ? 20 : 40));
+		EXPECT_EQ(in->l3.opt_len, l->il3_hlen - (c->iv == 4 ? 20 : 40));
+	} else {
+		EXPECT_EQ(in->l3.opt_off, -1);
+	}
 	EXPECT_EQ(in->l4.off, l->il4);
 	EXPECT_EQ(in->l4.proto, c->iproto);
 	if (c->iproto == 6) {
@@ -516,7 +536,7 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 		EXPECT_EQ(sum16(f + l->il4, seg, s), 0xffff);
 	}
 	if (c->iv == 4)
-		EXPECT_EQ(sum16(f + l->il3, 20, 0), 0xffff);
+		EXPECT_EQ(sum16(f + l->il3, l->il3_hlen, 0), 0xffff);
 }
 
 /* Same layer contents, with pointers compared as offsets from each base. */
@@ -688,6 +708,8 @@ enum mut {
 	M_INNER_V6_PLEN,
 	M_INNER_UDP_LEN,
 	M_UDP_SHORT_INNER_ETH,
+	M_INNER_OPT_LEN,
+	M_INNER_HBH_OPT_LEN,
 };
 
 static const struct mcase {
@@ -714,6 +736,8 @@ static const struct mcase {
 	{ "inner IPv6 payload beyond UDP", 1, M_INNER_V6_PLEN, "inner-ipv6" },
 	{ "inner UDP length beyond", 6, M_INNER_UDP_LEN, "inner-udp" },
 	{ "outer UDP too short for the inner Ethernet", 0, M_UDP_SHORT_INNER_ETH, "inner-eth" },
+	{ "inner IPv4 option length beyond options", 17, M_INNER_OPT_LEN, "inner-ipv4-options" },
+	{ "inner hop-by-hop option length beyond header", 18, M_INNER_HBH_OPT_LEN, "inner-ipv6-hbh" },
 };
 
 /* Apply a mutation; return the offset the parser must report. */
@@ -776,6 +800,12 @@ static size_t mutate(uint8_t *f, const struct lay *l, enum mut m)
 		put16(f + l->l3 + 2, (uint16_t)(l->l3_hlen + ulen));
 		return l->il2;
 	}
+	case M_INNER_OPT_LEN: /* record route, 7 bytes in an 8-byte area */
+		f[l->il3 + 21] = 9;
+		return l->il3 + 20;
+	case M_INNER_HBH_OPT_LEN:
+		f[l->il3 + 43] = 5;
+		return l->il3 + 42;
 	}
 	return 0;
 }
