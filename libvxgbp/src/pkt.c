@@ -125,6 +125,7 @@ static int scan_ipv4_opts(struct vxgbp_pkt *p, const struct level *lv, struct vx
 {
 	size_t i = 0, n = l3->opt_len;
 	struct vxc o = lv->c; /* positioned at the options */
+	const char *layer = lv->inner ? "inner-ipv4-options" : "ipv4-options";
 
 	vxc_limit(&o, n);
 	while (i < n) {
@@ -137,10 +138,10 @@ static int scan_ipv4_opts(struct vxgbp_pkt *p, const struct level *lv, struct vx
 			continue;
 		}
 		if (i + 1 >= n)
-			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv4-options");
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, layer);
 		len = vxc_u8_at(&o, i + 1);
 		if (len < 2 || len > n - i)
-			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv4-options");
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, layer);
 		if (type == VXGBP_CIPSO_OPT && l3->cipso_off < 0) {
 			l3->cipso_off = (int)(o.pos + i);
 			l3->cipso_len = len;
@@ -228,6 +229,7 @@ static int scan_hbh_opts(struct vxgbp_pkt *p, const struct level *lv, size_t hle
 {
 	struct vxc o = lv->c;
 	size_t i = 2;
+	const char *layer = lv->inner ? "inner-ipv6-hbh" : "ipv6-hbh";
 
 	vxc_limit(&o, hlen);
 	while (i < hlen) {
@@ -238,10 +240,10 @@ static int scan_hbh_opts(struct vxgbp_pkt *p, const struct level *lv, size_t hle
 			continue;
 		}
 		if (i + 2 > hlen)
-			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv6-hbh");
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, layer);
 		len = vxc_u8_at(&o, i + 1);
 		if ((size_t)len + 2 > hlen - i)
-			return fail(p, VXGBP_E_MALFORMED, o.pos + i, "ipv6-hbh");
+			return fail(p, VXGBP_E_MALFORMED, o.pos + i, layer);
 		if (type == IP6OPT_CALIPSO && l3->calipso_off < 0) {
 			l3->calipso_off = (int)(o.pos + i);
 			l3->calipso_len = (uint16_t)(len + 2);
