@@ -72,41 +72,41 @@ struct fcase {
 #define GI (VXGBP_F_G | VXGBP_F_I)
 static const struct fcase cases[] = {
 	{ "v4 tcp", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 50000, 4789, 0, 0,
-	  { GI, 0x200, 0x123456, 0 }, 4, 0, 6, 20, -1, -1 },
+	  { GI, 0x200, 0x123456, 0 }, 4, 0, 6, 20, -1, -1, NULL, 0 },
 	{ "v4 vlan, port 8472, inner v6 udp", VXGBP_LINK_ETHERNET, 4, 1, { 0 }, { 100 }, NULL, 0,
-	  60001, 8472, 0, 0, { GI | VXGBP_F_D, 0xbeef, 1, 0 }, 6, 0, 17, 7, -1, -1 },
+	  60001, 8472, 0, 0, { GI | VXGBP_F_D, 0xbeef, 1, 0 }, 6, 0, 17, 7, -1, -1, NULL, 0 },
 	{ "v4 802.1ad+802.1Q, plain vxlan, icmp", VXGBP_LINK_ETHERNET, 4, 2, { 0x88a8, 0x8100 },
-	  { 10, 0x2014 }, NULL, 0, 49152, 4789, 0, 0, { VXGBP_F_I, 0, 77, 0 }, 4, 0, 1, 16, -1, -1 },
+	  { 10, 0x2014 }, NULL, 0, 49152, 4789, 0, 0, { VXGBP_F_I, 0, 77, 0 }, 4, 0, 1, 16, -1, -1, NULL, 0 },
 	{ "v4 cipso option, inner arp", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, opt_cipso,
 	  sizeof(opt_cipso), 65535, 4789, 0, 0, { GI | VXGBP_F_A, 1, 0xffffff, 0 }, IN_ARP, 0, 0, 0,
-	  1, -1 },
+	  1, -1, NULL, 0 },
 	{ "v4 rr option, zero udp csum", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, opt_rr,
-	  sizeof(opt_rr), 55555, 4789, VXGBP_CSUM_ZERO, 0, { GI, 0xffff, 2, 0 }, 4, 0, 17, 0, -1, -1 },
+	  sizeof(opt_rr), 55555, 4789, VXGBP_CSUM_ZERO, 0, { GI, 0xffff, 2, 0 }, 4, 0, 17, 0, -1, -1, NULL, 0 },
 	{ "v4 bad udp csum", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 50001, 4789,
-	  VXGBP_CSUM_BAD, 0, { GI, 0x300, 3, 0 }, 4, 0, 6, 1, -1, -1 },
+	  VXGBP_CSUM_BAD, 0, { GI, 0x300, 3, 0 }, 4, 0, 6, 1, -1, -1, NULL, 0 },
 	{ "v6 outer, inner v4 udp", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, NULL, 0, 50002, 4789, 0, 0,
-	  { GI, 0x1234, 4, 0 }, 4, 0, 17, 33, -1, -1 },
+	  { GI, 0x1234, 4, 0 }, 4, 0, 17, 33, -1, -1, NULL, 0 },
 	{ "v6 hop-by-hop, inner icmpv6", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, hbh_ra,
 	  sizeof(hbh_ra), 50003, 4789, 0, 0, { GI | VXGBP_F_D | VXGBP_F_A, 5, 5, 0 }, 6, 0, 58, 8,
-	  -1, -1 },
+	  -1, -1, NULL, 0 },
 	{ "v6 vlan calipso, inner vlan", VXGBP_LINK_ETHERNET, 6, 1, { 0 }, { 4094 }, hbh_calipso,
-	  sizeof(hbh_calipso), 50004, 4789, 0, 0, { GI, 0x600, 6, 0 }, 4, 1, 6, 3, -1, 2 },
+	  sizeof(hbh_calipso), 50004, 4789, 0, 0, { GI, 0x600, 6, 0 }, 4, 1, 6, 3, -1, 2, NULL, 0 },
 	{ "v6 zero udp csum", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, NULL, 0, 50005, 4789,
-	  VXGBP_CSUM_ZERO, 0, { GI, 0x700, 7, 0 }, 6, 0, 6, 0, -1, -1 },
+	  VXGBP_CSUM_ZERO, 0, { GI, 0x700, 7, 0 }, 6, 0, 6, 0, -1, -1, NULL, 0 },
 	{ "custom port 6000, low sport", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 1234, 6000,
-	  0, 6000, { GI, 0x800, 8, 0 }, 4, 2, 17, 5, -1, -1 },
+	  0, 6000, { GI, 0x800, 8, 0 }, 4, 2, 17, 5, -1, -1, NULL, 0 },
 	{ "linux sll", VXGBP_LINK_LINUX_SLL, 4, 0, { 0 }, { 0 }, NULL, 0, 50006, 4789, 0, 0,
-	  { GI, 0x900, 9, 0 }, 6, 0, 6, 2, -1, -1 },
+	  { GI, 0x900, 9, 0 }, 6, 0, 6, 2, -1, -1, NULL, 0 },
 	{ "linux sll2 v6", VXGBP_LINK_LINUX_SLL2, 6, 0, { 0 }, { 0 }, NULL, 0, 50007, 8472, 0, 0,
-	  { GI, 0xa00, 10, 0 }, 4, 0, 1, 0, -1, -1 },
+	  { GI, 0xa00, 10, 0 }, 4, 0, 1, 0, -1, -1, NULL, 0 },
 	{ "raw v4", VXGBP_LINK_RAW, 4, 0, { 0 }, { 0 }, opt_rr, sizeof(opt_rr), 50008, 4789, 0, 0,
-	  { GI, 0xb00, 11, 0 }, 4, 0, 6, 9, -1, -1 },
+	  { GI, 0xb00, 11, 0 }, 4, 0, 6, 9, -1, -1, NULL, 0 },
 	{ "raw ipv6 link type", VXGBP_LINK_IPV6, 6, 0, { 0 }, { 0 }, hbh_ra, sizeof(hbh_ra), 50009, 4789,
-	  0, 0, { GI, 0xc00, 12, 0 }, 6, 0, 17, 1, -1, -1 },
+	  0, 0, { GI, 0xc00, 12, 0 }, 6, 0, 17, 1, -1, -1, NULL, 0 },
 	{ "non-conforming header", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 50010, 4789, 0, 0,
-	  { 0x7777, 0x55, 0xabcdef, 0x99 }, 4, 0, 17, 4, -1, -1 },
+	  { 0x7777, 0x55, 0xabcdef, 0x99 }, 4, 0, 17, 4, -1, -1, NULL, 0 },
 	{ "raw ipv4 link type, arp with inner 802.1ad", VXGBP_LINK_IPV4, 4, 0, { 0 }, { 0 }, NULL, 0,
-	  50011, 4789, 0, 0, { GI, 0xd00, 13, 0 }, IN_ARP, 2, 0, 0, -1, -1 },
+	  50011, 4789, 0, 0, { GI, 0xd00, 13, 0 }, IN_ARP, 2, 0, 0, -1, -1, NULL, 0 },
 	{ "inner ipv4 options", VXGBP_LINK_ETHERNET, 4, 0, { 0 }, { 0 }, NULL, 0, 50012, 4789, 0, 0,
 	  { GI, 0xe00, 14, 0 }, 4, 0, 17, 6, -1, -1, opt_rr, sizeof(opt_rr) },
 	{ "inner ipv6 hop-by-hop", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, NULL, 0, 50013, 4789, 0, 0,
@@ -1138,6 +1138,260 @@ START_TEST(test_builder_errors)
 }
 END_TEST
 
+/* Parse a frame whole, at a page end; returns the parse result. */
+static int parse_at(struct guard *g, struct vxgbp_pkt *p, const uint8_t *f, size_t n,
+		    const struct vxgbp_parse_opts *o, const uint8_t **base)
+{
+	const uint8_t *b = guard_place(g, f, n);
+
+	if (base)
+		*base = b;
+	return vxgbp_pkt_parse(p, b, n, n, o);
+}
+
+/* A destination-options header instead of hop-by-hop: walked, not scanned. */
+START_TEST(test_ipv6_ext_chain)
+{
+	static uint8_t f[MAXF];
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p, q;
+	const uint8_t *pb, *qb;
+	struct guard g, g2;
+	struct lay l;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	ck_assert_int_eq(guard_init(&g2, MAXF), 0);
+	vxgbp_parse_opts_init(&o);
+	build_case(&cases[7], f, &l);
+	EXPECT_EQ(parse_at(&g, &p, f, l.len, &o, &pb), 0);
+	f[l.l3 + 6] = 60; /* next header: destination options */
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, &qb), 0);
+	EXPECT_EQ(q.outer.l3.opt_off, -1);
+	EXPECT_EQ(q.outer.l3.hdr_len, l.l3_hlen);
+	EXPECT_EQ(q.outer.l4.off, l.l4);
+	EXPECT_EQ(q.have, p.have);
+	EXPECT_EQ(q.udp_csum_ok, 1);
+	same_layers(&p.inner, pb, &q.inner, qb, p.have, 1, 1);
+	/* a hop-by-hop header after it is out of place */
+	f[l.l3 + 40] = 0;
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), VXGBP_E_MALFORMED);
+	EXPECT_STR(q.err_layer, "ipv6");
+	EXPECT_EQ(q.err_off, l.l3 + 48);
+	guard_free(&g);
+	guard_free(&g2);
+}
+END_TEST
+
+/* Ethernet padding after the IP packet changes nothing. */
+START_TEST(test_trailing_padding)
+{
+	static const size_t which[] = { 0, 1, 6, 7, 16 };
+	static uint8_t f[MAXF];
+	struct guard g, g2;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	ck_assert_int_eq(guard_init(&g2, MAXF), 0);
+	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		const struct fcase *c = &cases[which[i]];
+		struct vxgbp_parse_opts o = case_opts(c);
+		struct vxgbp_pkt p, q;
+		const uint8_t *pb, *qb;
+		struct lay l;
+
+		CTX("%s + 13 bytes of padding", c->name);
+		build_case(c, f, &l);
+		memset(f + l.len, 0xee, 13);
+		EXPECT_EQ(parse_at(&g, &p, f, l.len, &o, &pb), 0);
+		EXPECT_EQ(parse_at(&g2, &q, f, l.len + 13, &o, &qb), 0);
+		EXPECT_EQ(q.have, p.have);
+		EXPECT_EQ(q.findings, p.findings);
+		EXPECT_EQ(q.udp_csum_ok, p.udp_csum_ok);
+		same_layers(&p.outer, pb, &q.outer, qb, p.have, 0, 1);
+		same_layers(&p.inner, pb, &q.inner, qb, p.have, 1, 1);
+		/* and the padding cut short is no truncation of the packet */
+		q.err = 99;
+		EXPECT_EQ(vxgbp_pkt_parse(&q, guard_place(&g2, f, l.len + 5), l.len + 5, l.len + 13, &o), 0);
+	}
+	guard_free(&g);
+	guard_free(&g2);
+}
+END_TEST
+
+/* A third VLAN tag is skipped; the first two are reported. */
+START_TEST(test_three_vlans)
+{
+	static uint8_t f[MAXF], t[MAXF];
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p;
+	struct guard g;
+	struct lay l;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	vxgbp_parse_opts_init(&o);
+	build_case(&cases[2], f, &l);
+	memcpy(t, f, 20); /* MACs and two tags; the third goes before the ethertype */
+	put16(t + 20, 0x8100);
+	put16(t + 22, 0x0333);
+	memcpy(t + 24, f + 20, l.len - 20);
+	EXPECT_EQ(parse_at(&g, &p, t, l.len + 4, &o, NULL), 0);
+	EXPECT_EQ(p.outer.l2.n_vlan, 2);
+	EXPECT_EQ(p.outer.l2.vlan_tci[1], 0x2014);
+	EXPECT_EQ(p.outer.l2.ethertype, 0x0800);
+	EXPECT_EQ(p.outer.l3.off, l.l3 + 4);
+	EXPECT_EQ(p.vxlan_off, l.vx + 4);
+	for (size_t n = 0; n < l.l3 + 4; n++) {
+		CTX("prefix %zu", n);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, guard_place(&g, t, n), n, l.len + 4, &o),
+			  VXGBP_E_TRUNCATED);
+		EXPECT_STR(p.err_layer, n < 14 ? "eth" : "vlan");
+	}
+	guard_free(&g);
+}
+END_TEST
+
+/* BSD loopback: the address family in either byte order. */
+START_TEST(test_link_null)
+{
+	static const struct {
+		uint8_t hdr[4];
+		size_t ci;
+	} c[] = {
+		{ { 2, 0, 0, 0 }, 13 },  { { 0, 0, 0, 2 }, 13 },  { { 24, 0, 0, 0 }, 14 },
+		{ { 0, 0, 0, 28 }, 14 }, { { 30, 0, 0, 0 }, 14 },
+	};
+	static uint8_t f[MAXF], t[MAXF];
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p;
+	struct guard g;
+	struct lay l;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	vxgbp_parse_opts_init(&o);
+	o.linktype = VXGBP_LINK_NULL;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CTX("null header %u %u %u %u", c[i].hdr[0], c[i].hdr[1], c[i].hdr[2], c[i].hdr[3]);
+		build_case(&cases[c[i].ci], f, &l);
+		memcpy(t, c[i].hdr, 4);
+		memcpy(t + 4, f, l.len);
+		EXPECT_EQ(parse_at(&g, &p, t, l.len + 4, &o, NULL), 0);
+		EXPECT_EQ(p.outer.l3.off, 4);
+		EXPECT_EQ(p.outer.l3.version, cases[c[i].ci].ov);
+		EXPECT_EQ(p.vxlan_off, l.vx + 4);
+		for (size_t n = 0; n < 4; n++) {
+			EXPECT_EQ(vxgbp_pkt_parse(&p, guard_place(&g, t, n), n, l.len + 4, &o),
+				  VXGBP_E_TRUNCATED);
+			EXPECT_STR(p.err_layer, "null");
+		}
+	}
+	CTX("unknown family");
+	t[0] = 99;
+	EXPECT_EQ(parse_at(&g, &p, t, l.len + 4, &o, NULL), 0);
+	EXPECT_EQ(p.have, 0);
+	guard_free(&g);
+}
+END_TEST
+
+/* Outer IPv4 fragments. */
+START_TEST(test_fragments)
+{
+	static uint8_t f[MAXF];
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p;
+	struct guard g;
+	struct lay l;
+	size_t tot;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	vxgbp_parse_opts_init(&o);
+	build_case(&cases[0], f, &l);
+
+	/* a first fragment that ends inside the inner IPv4 header: not an
+	 * error of this frame (the rest comes in the next fragment) */
+	CTX("first fragment");
+	tot = l.l3_hlen + 8 + 8 + 14 + 8;
+	put16(f + l.l3 + 2, (uint16_t)tot);
+	f[l.l3 + 6] = 0x20; /* MF */
+	put16(f + l.l3 + 10, 0);
+	put16(f + l.l3 + 10, (uint16_t)~sum16(f + l.l3, 20, 0));
+	EXPECT_EQ(parse_at(&g, &p, f, l.l3 + tot, &o, NULL), 0);
+	EXPECT_EQ(p.err, 0);
+	EXPECT_EQ(p.ip_csum_ok, 1);
+	EXPECT_EQ(p.udp_csum_ok, -1);
+	EXPECT_EQ(p.vxlan_off, l.vx);
+	EXPECT_EQ(p.have & (VXGBP_HAVE_VXLAN | VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3),
+		  VXGBP_HAVE_VXLAN | VXGBP_HAVE_INNER_L2);
+	EXPECT(p.findings & RB(FRAGMENT), "no ip.fragment");
+	EXPECT(!(p.findings & (RB(TRUNCATED) | RB(MALFORMED))), "fragment reported as an error");
+
+	/* a later fragment: no UDP header, so no VXLAN */
+	CTX("later fragment");
+	f[l.l3 + 6] = 0x00;
+	f[l.l3 + 7] = 0x10; /* offset 16 * 8 */
+	put16(f + l.l3 + 10, 0);
+	put16(f + l.l3 + 10, (uint16_t)~sum16(f + l.l3, 20, 0));
+	EXPECT_EQ(parse_at(&g, &p, f, l.l3 + tot, &o, NULL), 0);
+	EXPECT_EQ(p.have, VXGBP_HAVE_L2 | VXGBP_HAVE_L3);
+	EXPECT_EQ(p.outer.l3.frag_off, 128);
+	EXPECT_EQ(p.outer.l3.more_frags, 0);
+	EXPECT_EQ(p.vxlan_off, -1);
+	guard_free(&g);
+}
+END_TEST
+
+/* The builder pads IPv4 options to 4 and IPv6 hop-by-hop to 8 bytes (with
+ * Pad1/PadN); the parser walks every length. */
+START_TEST(test_option_padding)
+{
+	static uint8_t f[MAXF];
+	uint8_t opts[64];
+	struct vxgbp_eth_spec eth = { .n_vlan = 0 };
+	struct vxgbp_ip_spec ip;
+	struct vxgbp_l4_spec u = { .proto = 17, .sport = 50000, .dport = 4789 };
+	struct vxgbp_hdr h = { GI, 1, 1, 0 };
+	uint8_t inner[60] = { 0 };
+	struct vxgbp_pkt p;
+	struct guard g;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	inner[12] = 0x88; /* an ethertype the parser does not follow */
+	inner[13] = 0xb5;
+	for (int v = 4; v <= 6; v += 2)
+		for (size_t n = 1; n <= (v == 4 ? 40u : 60u); n++) {
+			size_t hl = v == 4 ? 20 + pad(n, 4) : 40 + pad(n + 2, 8);
+			int len;
+
+			CTX("IPv%d, %zu option bytes", v, n);
+			memset(&ip, 0, sizeof(ip));
+			ip.version = (uint8_t)v;
+			ip.src[0] = 1;
+			ip.dst[0] = 2;
+			if (v == 4) {
+				memset(opts, 1, n); /* NOPs */
+			} else if (n == 1) {
+				opts[0] = 0; /* Pad1 */
+			} else {
+				memset(opts, 0, n);
+				opts[0] = 1; /* PadN */
+				opts[1] = (uint8_t)(n - 2);
+			}
+			ip.options = opts;
+			ip.options_len = n;
+			len = vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, inner, sizeof(inner));
+			EXPECT_EQ(len, 14 + hl + 8 + 8 + 60);
+			EXPECT_EQ(parse_at(&g, &p, f, (size_t)len, NULL, NULL), 0);
+			EXPECT_EQ(p.outer.l3.hdr_len, hl);
+			EXPECT_EQ(p.outer.l3.opt_len, hl - (v == 4 ? 20 : 40));
+			EXPECT_EQ(p.outer.l4.off, 14 + hl);
+			EXPECT_EQ(p.vxlan_off, 14 + hl + 8);
+			EXPECT_EQ(p.udp_csum_ok, 1);
+			EXPECT_EQ(p.ip_csum_ok, v == 4 ? 1 : -1);
+			if (v == 4)
+				EXPECT_EQ(sum16(f + 14, hl, 0), 0xffff);
+		}
+	guard_free(&g);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pkt");
@@ -1152,5 +1406,11 @@ int main(void)
 	tcase_add_test(tc, test_findings);
 	tcase_add_test(tc, test_csum_helpers);
 	tcase_add_test(tc, test_builder_errors);
+	tcase_add_test(tc, test_ipv6_ext_chain);
+	tcase_add_test(tc, test_trailing_padding);
+	tcase_add_test(tc, test_three_vlans);
+	tcase_add_test(tc, test_link_null);
+	tcase_add_test(tc, test_fragments);
+	tcase_add_test(tc, test_option_padding);
 	return unit_run(s, "pkt");
 }
