@@ -14,7 +14,10 @@
  *   - mutated frames whose lengths contradict each other are MALFORMED
  *     at the right layer and offset.
  */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
 
@@ -1392,11 +1395,48 @@ START_TEST(test_option_padding)
 }
 END_TEST
 
+/* The guard helper itself: a read one byte past the placed data faults. */
+static int child_reads(const volatile uint8_t *at)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, 2); /* ASan's report of the fault */
+		(void)*at;
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+START_TEST(test_guard_faults)
+{
+	static const uint8_t d[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	struct guard g;
+	const uint8_t *at;
+
+	ck_assert_int_eq(guard_init(&g, 100), 0);
+	at = guard_place(&g, d, sizeof(d));
+	EXPECT_MEM(at, d, sizeof(d));
+	EXPECT(child_reads(at + 9), "reading the last byte failed");
+	EXPECT(!child_reads(at + 10), "reading one byte past the data did not fault");
+	EXPECT(!child_reads(g.data - 1), "reading before the mapping did not fault");
+	EXPECT(guard_place(&g, d, g.cap + 1) == NULL, "placed more than fits");
+	guard_free(&g);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pkt");
 	TCase *tc = unit_tcase(s, "frames");
 
+	tcase_add_test(tc, test_guard_faults);
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_mutations);
