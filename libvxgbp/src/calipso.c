@@ -86,7 +86,10 @@ int vxgbp_calipso_parse(struct vxgbp_calipso *c, const void *opt, size_t len)
 	c->cmpt_len = vxc_u8_at(&o, 6);
 	c->level = vxc_u8_at(&o, 7);
 	c->csum = (uint16_t)(vxc_u8_at(&o, 8) | (unsigned)vxc_u8_at(&o, 9) << 8);
-	c->cmpt_bytes = (uint16_t)(dlen - CALIPSO_HDR);
+	/* The bitmap is what the compartment length declares (as Linux and
+	 * Wireshark read it), cut to what the option holds. */
+	c->cmpt_bytes = (uint16_t)((size_t)c->cmpt_len * 4 < dlen - CALIPSO_HDR
+					   ? (size_t)c->cmpt_len * 4 : dlen - CALIPSO_HDR);
 	c->cmpt = vxc_ptr_at(&o, CALIPSO_HDR + 2, c->cmpt_bytes);
 	if ((size_t)c->cmpt_len * 4 != dlen - CALIPSO_HDR)
 		c->findings |= VXGBP_RB(VXGBP_R_CALIPSO_LEN);

@@ -589,6 +589,25 @@ START_TEST(calipso_findings)
 	}
 	ck_assert_int_eq(vxgbp_calipso_parse(&c, b, (size_t)n), n);
 	ck_assert_uint_eq(c.findings, RB(VXGBP_R_CALIPSO_LEN));
+	/* the bitmap is the declared 2 words (as Linux and Wireshark read it) */
+	ck_assert_uint_eq(c.cmpt_bytes, 8);
+	{
+		char s[64];
+
+		vxgbp_calipso_cats_format(s, sizeof(s), &c);
+		ck_assert_str_eq(s, "5-7");
+	}
+	/* 6 words declared, 4 sent: the 4 */
+	b[6] = 6;
+	{
+		uint16_t crc = vxgbp_calipso_csum(b, (size_t)n);
+
+		b[8] = (uint8_t)crc;
+		b[9] = (uint8_t)(crc >> 8);
+	}
+	ck_assert_int_eq(vxgbp_calipso_parse(&c, b, (size_t)n), n);
+	ck_assert_uint_eq(c.findings, RB(VXGBP_R_CALIPSO_LEN));
+	ck_assert_uint_eq(c.cmpt_bytes, 16);
 	ck_assert_int_eq(vxgbp_calipso_parse(&c, short_data, sizeof(short_data)),
 			 VXGBP_E_MALFORMED);
 	ck_assert_uint_eq(c.findings, RB(VXGBP_R_CALIPSO_LEN));

@@ -512,7 +512,7 @@ struct vxgbp_calipso {
 	uint8_t level;
 	uint8_t cmpt_len;      /* compartment bitmap length in 32-bit words */
 	const uint8_t *cmpt;   /* compartment bitmap, into the buffer */
-	uint16_t cmpt_bytes;   /* bytes of it present in the option */
+	uint16_t cmpt_bytes;   /* cmpt_len * 4, or less when the option is shorter */
 	uint16_t csum;         /* CRC-16 as on the wire (sent low byte first) */
 	uint16_t csum_calc;    /* CRC-16 computed over the option */
 	int csum_ok;
