@@ -76,6 +76,9 @@ static int frame_layout(const struct vxgbp_eth_spec *eth, const struct vxgbp_ip_
 	if (!ip || !l4 || (ip->version != 4 && ip->version != 6) ||
 	    (ip->options_len && !ip->options))
 		return VXGBP_E_INVAL;
+	/* before any size arithmetic, so that nothing below can wrap */
+	if (payload_len > 0xffff || ip->options_len > 0xffff)
+		return VXGBP_E_INVAL;
 	if (eth && eth->n_vlan > VXGBP_MAX_VLAN)
 		return VXGBP_E_INVAL;
 	optlen = ip_opts_padded(ip);
@@ -225,7 +228,7 @@ int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth
 
 	if (!out || !udp || !hdr || (inner_len && !inner))
 		return VXGBP_E_INVAL;
-	if (hdr->vni > VXGBP_VNI_MAX)
+	if (hdr->vni > VXGBP_VNI_MAX || inner_len > 0xffff)
 		return VXGBP_E_INVAL;
 	u = *udp;
 	u.proto = 17;
