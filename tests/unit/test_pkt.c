@@ -1129,6 +1129,26 @@ START_TEST(test_builder_errors)
 	EXPECT_EQ(vxgbp_vxlan_build(NULL, 100, &eth, &ip, &u, &h, inner, sizeof(inner)), VXGBP_E_INVAL);
 	EXPECT_EQ(vxgbp_vxlan_build(f, sizeof(f), &eth, NULL, &u, &h, inner, sizeof(inner)), VXGBP_E_INVAL);
 	EXPECT_EQ(vxgbp_frame_build(f, sizeof(f), &eth, &ip, NULL, inner, 4), VXGBP_E_INVAL);
+	/* absurd lengths must not wrap the size computation */
+	CTX("huge lengths");
+	{
+		static const uint8_t one[1] = { 0 };
+
+		EXPECT_EQ(vxgbp_frame_build(f, sizeof(f), &eth, &ip, &u, one, SIZE_MAX - 3), VXGBP_E_INVAL);
+		EXPECT_EQ(vxgbp_frame_build(f, sizeof(f), NULL, &ip, &u, one, SIZE_MAX - 27), VXGBP_E_INVAL);
+		EXPECT_EQ(vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, one, SIZE_MAX - 7), VXGBP_E_INVAL);
+		EXPECT_EQ(vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, one, SIZE_MAX - 50), VXGBP_E_INVAL);
+		/* an options length whose padding wraps to 0 is not "no options" */
+		ip.options = one;
+		ip.options_len = SIZE_MAX;
+		EXPECT_EQ(vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, inner, 4), VXGBP_E_INVAL);
+		ip.version = 6;
+		ip.options_len = SIZE_MAX - 5;
+		EXPECT_EQ(vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, inner, 4), VXGBP_E_INVAL);
+		ip.version = 4;
+		ip.options = NULL;
+		ip.options_len = 0;
+	}
 	/* IPv4 total length must fit 16 bits */
 	{
 		static uint8_t huge[65536];
