@@ -33,6 +33,7 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/stats_tree.h>
 #include <epan/tfs.h>
+#include <wsutil/wslog.h>
 #include <wiretap/wtap.h>
 
 #include <vxgbp/vxgbp.h>
@@ -95,6 +96,8 @@ static vxgbp_group_rec_t *group_recs;
 static guint n_group_recs;
 static struct vxgbp_group_name *group_storage;
 static struct vxgbp_groups group_table;
+/* Preference: a group file as gbpdump --groups reads ("0x200 web" lines). */
+static const char *pref_groups_file = "";
 
 /* Run one (id, name) pair through libvxgbp's parser.  Returns NULL when it
  * is valid, else a newly allocated error text. */
@@ -224,20 +227,49 @@ static void group_free_cb(void *rec)
 	r->name = NULL;
 }
 
-static void group_post_update_cb(void)
+/* Rebuild the lookup table: the group file first, then the UAT records
+ * (a record wins over a file line with the same ID). */
+static void groups_rebuild(void)
 {
-	guint i;
+	gchar *text = NULL, **lines = NULL;
+	guint n_lines = 0, i;
+	size_t col;
 
+	if (pref_groups_file && *pref_groups_file) {
+		GError *gerr = NULL;
+
+		if (g_file_get_contents(pref_groups_file, &text, NULL, &gerr)) {
+			lines = g_strsplit(text, "\n", -1);
+			n_lines = g_strv_length(lines);
+		} else {
+			ws_warning("vxgbp: group file: %s", gerr->message);
+			g_error_free(gerr);
+		}
+	}
 	g_free(group_storage);
-	group_storage = n_group_recs ? g_new0(struct vxgbp_group_name, n_group_recs) : NULL;
-	vxgbp_groups_init(&group_table, group_storage, n_group_recs);
+	group_storage = n_group_recs + n_lines ? g_new0(struct vxgbp_group_name, n_group_recs + n_lines)
+					       : NULL;
+	vxgbp_groups_init(&group_table, group_storage, n_group_recs + n_lines);
+	for (i = 0; i < n_lines; i++) {
+		int r = vxgbp_groups_parse_line(&group_table, lines[i], strlen(lines[i]), &col);
+
+		if (r < 0)
+			ws_warning("vxgbp: %s:%u:%zu: %s", pref_groups_file, i + 1, col + 1,
+				   vxgbp_strerror(r));
+	}
 	for (i = 0; i < n_group_recs; i++) {
-		/* Already validated by group_update_cb; a later duplicate ID
-		 * replaces an earlier one. */
+		/* Already validated by group_update_cb. */
 		gchar *err = group_validate(group_recs[i].id, group_recs[i].name, &group_table);
 
 		g_free(err);
 	}
+	g_strfreev(lines);
+	g_free(text);
+}
+
+static void group_post_update_cb(void)
+{
+	groups_rebuild();
 }
 
 static void group_reset_cb(void)
@@ -245,6 +277,11 @@ static void group_reset_cb(void)
 	g_free(group_storage);
 	group_storage = NULL;
 	vxgbp_groups_init(&group_table, NULL, 0);
+}
+
+static void prefs_apply_cb(void)
+{
+	groups_rebuild();
 }
 
 const char *vxgbp_plugin_group_name(guint16 id)
@@ -677,7 +714,7 @@ static void proto_register_vxgbp(void)
 	expert_register_field_array(expert, ei, VXGBP_R__COUNT);
 
 	vxgbp_handle = register_dissector("vxgbp", dissect_vxgbp, proto_vxgbp);
-	module = prefs_register_protocol(proto_vxgbp, NULL);
+	module = prefs_register_protocol(proto_vxgbp, prefs_apply_cb);
 
 	vxgbp_groups_init(&group_table, NULL, 0);
 	uat = uat_new("VXLAN-GBP group names", sizeof(vxgbp_group_rec_t), "vxgbp_groups", TRUE,
@@ -687,6 +724,11 @@ static void proto_register_vxgbp(void)
 	prefs_register_uat_preference(module, "groups", "Group names",
 				      "Names for Group Policy IDs (ID, name); shown in the tree and the Info column",
 				      uat);
+
+	prefs_register_filename_preference(module, "groups_file", "Group names file",
+					   "A file of \"<id> <name>\" lines, as gbpdump --groups reads "
+					   "(e.g. \"0x200 web\"); the table above wins for an ID in both",
+					   &pref_groups_file, FALSE);
 
 	vxgbp_tap = register_tap("vxgbp");
 }
