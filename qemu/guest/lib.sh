@@ -1,0 +1,88 @@
+# lib.sh - helpers for the guest scenarios (sourced by dash).
+# Conventions: scenario output lines the host parses start with VXGBP-:
+#   VXGBP-CHECK <name> PASS|FAIL <details>   one check
+#   VXGBP-OBS <key> <value>                   an observation (for tables)
+#   VXGBP-VERDICT PASS|FAIL                   the guest's verdict
+#   VXGBP-READY <tag>                         the host may inject now
+# Addresses: underlay 192.0.2.0/24 and 2001:db8:1::/64, overlays inside
+# 198.51.100.0/24 and 2001:db8:100::/64.
+BB=/bin/busybox
+ROLE=${VXGBP_ROLE:-h1}
+STAGE=${VXGBP_STAGE:-0}
+FAILS=/tmp/vxgbp.fails
+: >"$FAILS"
+case "$ROLE" in h1) ME=1 PEER=2 ;; *) ME=2 PEER=1 ;; esac
+UL4_ME=192.0.2.$ME UL4_PEER=192.0.2.$PEER
+UL6_ME=2001:db8:1::$ME UL6_PEER=2001:db8:1::$PEER
+
+check() { # name expected observed [details]
+	if [ "$2" = "$3" ]; then
+		echo "VXGBP-CHECK $1 PASS expected=$2 observed=$3 $4"
+	else
+		echo "VXGBP-CHECK $1 FAIL expected=$2 observed=$3 $4"
+		echo "$1" >>"$FAILS"
+	fi
+}
+obs() { echo "VXGBP-OBS $*"; }
+verdict() {
+	if [ -s "$FAILS" ]; then
+		echo "VXGBP-VERDICT FAIL ($(wc -l <"$FAILS") failed: $(tr '\n' ' ' <"$FAILS"))"
+		return 1
+	fi
+	echo "VXGBP-VERDICT PASS"
+}
+# has_fix N: the kernel carries patch N of kernel-series (stage = number of
+# patches applied, passed by the runner as vxgbp.stage)
+has_fix() { [ "$STAGE" -ge "$1" ]; }
+# mac_of VNI HOST: the MAC of HOST's VXLAN device for VNI (02:00:00:vv:vv:hh)
+mac_of() { printf '02:00:00:%02x:%02x:%02x' $(($1 >> 8)) $(($1 & 255)) "$2"; }
+
+# underlay_up: the underlay goes up last (after the VXLAN devices exist)
+underlay_up() {
+	ip link set lo up
+	ip link set eth0 up
+	ip addr add "$UL6_ME/64" dev eth0 nodad
+	ip addr add "$UL4_ME/24" dev eth0
+}
+# wait_peer: until the peer's underlay answers (both guests boot at once)
+wait_peer() {
+	i=0
+	while ! $BB ping -c1 -W1 "$UL4_PEER" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -ge 60 ] && { echo "VXGBP-CHECK peer-reachable FAIL"; echo peer >>"$FAILS"; return 1; }
+	done
+	return 0
+}
+# barrier NAME: meet the peer.  h2 listens, h1 connects (TCP on the underlay).
+barrier() {
+	port=$((5000 + $(echo "$1" | cksum | cut -c1-3) % 1000))
+	if [ "$ROLE" = h2 ]; then
+		$BB nc -l -p "$port" </dev/null >/dev/null 2>&1
+	else
+		i=0
+		while ! echo go | $BB nc -w 2 "$UL4_PEER" "$port" >/dev/null 2>&1; do
+			i=$((i + 1)); [ $i -ge 100 ] && return 1; $BB usleep 200000
+		done
+	fi
+}
+# send_udp DST PORT [COUNT] [UID]: COUNT datagrams through bash /dev/udp
+send_udp() {
+	n=${3:-1}
+	if [ -n "${4:-}" ]; then
+		setpriv --reuid="$4" --regid="$4" --clear-groups \
+			bash -c "for i in \$(seq $n); do echo vxgbp >/dev/udp/$1/$2; done"
+	else
+		bash -c "for i in \$(seq $n); do echo vxgbp >/dev/udp/$1/$2; done"
+	fi
+}
+# rx_marks DEV: "DPT MARK" for each logged datagram received on DEV (needs
+# log_rx DEV first); the mark is 0 when the LOG line has no MARK=
+log_rx() { iptables -t mangle -A PREROUTING -i "$1" -p udp -j LOG --log-prefix "vxgbp-rx $1 "; }
+rx_marks() {
+	dmesg | grep "vxgbp-rx $1 " | while read -r line; do
+		dpt=$(echo "$line" | sed -n 's/.* DPT=\([0-9]*\).*/\1/p')
+		mark=$(echo "$line" | sed -n 's/.* MARK=\(0x[0-9a-f]*\).*/\1/p')
+		echo "$dpt ${mark:-0x0}"
+	done
+}
+hex8() { printf '0x%08x' "$(($1))"; }

@@ -1,0 +1,150 @@
+#!/bin/bash
+# run.sh - boot the vxgbp test guests for one scenario and judge it.
+#
+# usage: run.sh [-k STAGE|BZIMAGE] [-o OUTDIR] [-a auto|kvm|tcg] [-n GUESTS] SCENARIO
+#   -k  a stage of the kernel build (00-base, 01-..., "patched" = last,
+#       "unpatched" = 00-base) or a bzImage path; default: patched
+#   -o  where console logs, wire-h<N>.pcap and result.txt go
+#       (default: $VXGBP_CACHE/runs/SCENARIO-STAGE)
+#   -a  accelerator; auto probes KVM with a real tiny boot and falls back to TCG
+#   -n  number of guests (default: the "# guests: N" line of the scenario, else 2)
+# Guests are joined only by QEMU dgram netdevs on 127.0.0.1; every guest's
+# netdev has a filter-dump (wire-h<N>.pcap).  A scenario may ship
+# scenarios/SCENARIO.host, run on the host afterwards with OUT, STAGE_NUM,
+# KDIR and PORT_H<N> set (it can also inject frames while the guests run by
+# waiting for "VXGBP-READY" in $OUT/console-h<N>.log).
+# Exit 0 = PASS.  Prints its own timing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${VXGBP_CACHE:-/var/cache/vxgbp}
+kernel=patched outdir="" accel=${VXGBP_ACCEL:-auto} nguests=""
+while getopts k:o:a:n: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;; o) outdir=$OPTARG ;; a) accel=$OPTARG ;; n) nguests=$OPTARG ;;
+	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+scen=$1
+[ -f "$here/scenarios/$scen.sh" ] || { echo "run: no scenario $scen" >&2; exit 2; }
+T0=$(date +%s.%N)
+elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- kernel ---------------------------------------------------------------
+kdir=$("$here/build-kernel.sh" --print-dir)
+if [ -f "$kernel" ]; then
+	bz=$kernel stage_name=custom stage_num=${VXGBP_STAGE:-99}
+else
+	[ -f "$kdir/done" ] || kdir=$("$here/build-kernel.sh" | tail -1)
+	case "$kernel" in
+	patched) stage_name=$(tail -1 "$kdir/stages") ;;
+	unpatched) stage_name=00-base ;;
+	*) stage_name=$(grep -m1 "^$kernel" "$kdir/stages" || true) ;;
+	esac
+	[ -n "$stage_name" ] || { echo "run: no kernel stage $kernel in $kdir/stages" >&2; exit 2; }
+	bz=$kdir/bzImage-$stage_name
+	stage_num=$((10#${stage_name%%-*}))
+fi
+[ -n "$outdir" ] || outdir=$cache/runs/$scen-$stage_name
+rm -rf "$outdir"; mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+
+# --- initramfs (cached by content of the inputs) ---------------------------
+extra=()
+[ -d "$kdir/selftests" ] && extra+=(-f "$kdir/selftests:/selftests/net")
+[ -f "$here/scenarios/$scen.progs" ] && extra+=(-x "$here/scenarios/$scen.progs")
+rdkey=$( { cat "$here/mkinitramfs.sh" "$here/guest/"* "$here/scenarios/"*.* 2>/dev/null
+	[ -d "$kdir/selftests" ] && cat "$kdir"/selftests/*
+	echo "${VXGBP_INITRAMFS_EXTRA:-}"; dpkg-query -W busybox-static iproute2 tcpdump nftables iptables bash dash 2>/dev/null
+	} | sha256sum | cut -c1-16)
+rd=$cache/initramfs/$rdkey.cpio.gz
+if [ ! -f "$rd" ]; then
+	mkdir -p "$cache/initramfs"
+	"$here/mkinitramfs.sh" "$rd" ${extra[@]+"${extra[@]}"}
+fi
+
+# --- accelerator: probe KVM with a real boot, else TCG -----------------------
+khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+[ -n "$khz" ] || khz=2000000
+qemu_base=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
+	-m 256 -smp 1 -kernel "$bz" -initrd "$rd")
+cmdline_base="console=ttyS0 quiet panic=-1 tsc_early_khz=$khz vxgbp.stage=$stage_num"
+probe_kvm() {
+	local f=$cache/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo x)
+	if [ -f "$f" ]; then cat "$f"; return; fi
+	local res=tcg log
+	log=$(mktemp)
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		timeout 20 "${qemu_base[@]}" -accel kvm -cpu host -serial "file:$log" \
+			-append "$cmdline_base vxgbp.scenario=probe" >/dev/null 2>&1 || true
+		grep -q "VXGBP-EXIT" "$log" && res=kvm
+	fi
+	rm -f "$log"
+	echo "$res" >"$f"
+	echo "$res"
+}
+case "$accel" in
+auto) accel=$(probe_kvm); echo "run: accelerator $accel (KVM probe: a real boot with a 20 s timeout)" ;;
+kvm | tcg) ;;
+*) echo "run: bad accelerator $accel" >&2; exit 2 ;;
+esac
+if [ "$accel" = kvm ]; then accel_args=(-accel kvm -cpu host); else accel_args=(-accel tcg -cpu max); fi
+
+# --- guests -----------------------------------------------------------------
+[ -n "$nguests" ] || nguests=$(sed -n 's/^# guests: *\([0-9]\).*/\1/p' "$here/scenarios/$scen.sh")
+[ -n "$nguests" ] || nguests=2
+# two free UDP ports on 127.0.0.1
+base=$((20000 + ($$ * 7) % 30000))
+while ss -Hulnp 2>/dev/null | grep -qE "127.0.0.1:($base|$((base + 1))|$((base + 2)))\b"; do base=$((base + 3)); done
+pids=()
+for i in $(seq 1 "$nguests"); do
+	lp=$((base + i))
+	if [ "$nguests" -eq 1 ]; then rp=$base; else rp=$((base + (i % 2) + 1)); fi
+	export "PORT_H$i=$lp"
+	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" "${accel_args[@]}" \
+		-append "$cmdline_base vxgbp.scenario=$scen vxgbp.role=h$i" \
+		-serial "file:$outdir/console-h$i.log" \
+		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$i" \
+		-object "filter-dump,id=d0,netdev=n0,file=$outdir/wire-h$i.pcap" \
+		>"$outdir/qemu-h$i.log" 2>&1 &
+	pids+=($!)
+done
+hostrc=0
+if [ -x "$here/scenarios/$scen.host" ]; then
+	OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=during \
+		"$here/scenarios/$scen.host" during >"$outdir/host-during.log" 2>&1 || hostrc=$?
+fi
+qrc=0
+for p in "${pids[@]}"; do wait "$p" || qrc=$?; done
+t_guests=$(elapsed)
+
+# --- verdict ----------------------------------------------------------------
+{
+	echo "scenario $scen kernel $stage_name ($bz) accel $accel guests $nguests"
+	grep -h "^VXGBP-" "$outdir"/console-h*.log | sed 's/\r$//' || true
+} >"$outdir/result.txt"
+pass=1
+for i in $(seq 1 "$nguests"); do
+	c=$outdir/console-h$i.log
+	if ! grep -q "^VXGBP-VERDICT PASS" "$c"; then pass=0; fi
+	grep -q "^VXGBP-EXIT" "$c" || { echo "run: h$i did not finish (qemu rc $qrc)"; tail -5 "$c"; pass=0; }
+done
+[ "$hostrc" = 0 ] || { echo "run: host-side injection failed (rc $hostrc)"; cat "$outdir/host-during.log"; pass=0; }
+if [ -x "$here/scenarios/$scen.host" ]; then
+	if OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=after \
+		"$here/scenarios/$scen.host" after >"$outdir/host.log" 2>&1; then
+		echo "VXGBP-HOST PASS" >>"$outdir/result.txt"
+	else
+		echo "VXGBP-HOST FAIL (see $outdir/host.log)" >>"$outdir/result.txt"
+		pass=0
+	fi
+	sed 's/^/  host: /' "$outdir/host.log"
+fi
+grep -h "^VXGBP-CHECK .* FAIL\|^VXGBP-VERDICT" "$outdir/result.txt" | sed 's/^/  /' || true
+boot=$(grep -ho "VXGBP-BOOTED.*uptime=[0-9.]*" "$outdir"/console-h*.log | sed 's/.*uptime=//' | sort -n | tail -1)
+v=FAIL; [ $pass = 1 ] && v=PASS
+echo "run: $scen on $stage_name [$accel]: guests ${t_guests}s (boot to /init ${boot:-?}s), total $(elapsed)s: $v"
+echo "timing guests=${t_guests} boot=${boot:-?} total=$(elapsed) accel=$accel" >>"$outdir/result.txt"
+[ $pass = 1 ]
