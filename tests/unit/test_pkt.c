@@ -583,110 +583,222 @@ static void same_layers(const struct vxgbp_layers *a, const uint8_t *ab,
 	}
 }
 
-/* The whole frame, and every prefix of it at a page end. */
-START_TEST(test_frames)
+/* One case: whole frame, every prefix at a page end, short frames. */
+static void run_case(const struct fcase *c, struct guard *gp)
 {
 	static uint8_t f[MAXF];
+	struct vxgbp_parse_opts o = case_opts(c);
+	struct vxgbp_pkt full, p;
+	const uint8_t *fb;
+	struct lay l;
+	int prev_off = -1;
+
+	CTX("%s: build", c->name);
+	build_case(c, f, &l);
+	verify_csums(c, f, &l);
+	CTX("%s: whole frame", c->name);
+	fb = guard_place(gp, f, l.len);
+	EXPECT_EQ(vxgbp_pkt_parse(&full, fb, l.len, l.len, &o), 0);
+	check_full(c, fb, &l, &full);
+
+	for (size_t n = 0; n <= l.len; n++) {
+		const uint8_t *pb = guard_place(gp, f, n);
+		int r;
+
+		CTX("%s: prefix %zu of %zu", c->name, n, l.len);
+		r = vxgbp_pkt_parse(&p, pb, n, l.len, &o);
+		EXPECT_EQ(r, p.err);
+		EXPECT_EQ(p.caplen, n);
+		EXPECT_EQ(p.wirelen, l.len);
+		if (n >= l.needed) {
+			int csum_whole = n == l.len;
+
+			EXPECT_EQ(r, 0);
+			EXPECT_EQ(p.have, full.have);
+			EXPECT_EQ(p.vxlan_off, full.vxlan_off);
+			EXPECT(memcmp(&p.vx, &full.vx, sizeof(p.vx)) == 0, "VXLAN header differs");
+			EXPECT_EQ(p.ip_csum_ok, full.ip_csum_ok);
+			EXPECT_EQ(p.udp_csum_ok, csum_whole ? full.udp_csum_ok : -1);
+			EXPECT_EQ(p.findings, csum_whole ? full.findings
+							 : full.findings & ~RB(UDP_CSUM));
+			same_layers(&full.outer, fb, &p.outer, pb, full.have, 0, 1);
+			same_layers(&full.inner, fb, &p.inner, pb, full.have, 1,
+				    n >= l.il4 + 8);
+			continue;
+		}
+		/* cut inside the headers: truncated, where it was cut */
+		{
+			unsigned want_have = 0;
+			size_t next = l.needed;
+			int in_set = 0;
+
+			EXPECT_EQ(r, VXGBP_E_TRUNCATED);
+			EXPECT(p.err_layer != NULL, "no err_layer");
+			EXPECT(p.err_off >= 0 && (size_t)p.err_off <= n, "err_off %d", p.err_off);
+			EXPECT(p.err_off >= prev_off, "err_off went back: %d < %d", p.err_off, prev_off);
+			prev_off = p.err_off;
+			for (size_t i = 0; i < l.nb; i++) {
+				if (l.b[i].off == (size_t)p.err_off &&
+				    strcmp(l.b[i].layer, p.err_layer) == 0)
+					in_set = 1;
+				if (l.b[i].off > (size_t)p.err_off && l.b[i].off < next)
+					next = l.b[i].off;
+			}
+			EXPECT(in_set, "stopped at %d in %s: not a header start", p.err_off,
+			       p.err_layer);
+			EXPECT(next > n, "stopped at %s (%d) but the header there is complete",
+			       p.err_layer, p.err_off);
+			EXPECT(p.findings & RB(TRUNCATED), "no frame.truncated finding");
+			EXPECT(!(p.findings & RB(MALFORMED)), "malformed by truncation");
+			/* exactly the complete layers */
+			if ((full.have & VXGBP_HAVE_L2) && n >= l.l3)
+				want_have |= VXGBP_HAVE_L2;
+			if (n >= l.l4)
+				want_have |= VXGBP_HAVE_L3;
+			if (n >= l.vx)
+				want_have |= VXGBP_HAVE_L4;
+			if (n >= l.il2)
+				want_have |= VXGBP_HAVE_VXLAN;
+			if (n >= l.il3)
+				want_have |= VXGBP_HAVE_INNER_L2;
+			if (c->iv != IN_ARP && n >= l.il4)
+				want_have |= VXGBP_HAVE_INNER_L3;
+			EXPECT_EQ(p.have, want_have);
+			same_layers(&full.outer, fb, &p.outer, pb, p.have, 0, 1);
+			same_layers(&full.inner, fb, &p.inner, pb, p.have, 1, 1);
+			if (p.have & VXGBP_HAVE_VXLAN)
+				EXPECT(memcmp(&p.vx, &full.vx, sizeof(p.vx)) == 0, "VXLAN header differs");
+			else
+				EXPECT_EQ(p.vxlan_off, -1);
+		}
+	}
+	/* caplen == wirelen: a short frame may be malformed, never over-read */
+	for (size_t n = 0; n < l.len; n++) {
+		const uint8_t *pb = guard_place(gp, f, n);
+		int r;
+
+		CTX("%s: short frame %zu of %zu", c->name, n, l.len);
+		r = vxgbp_pkt_parse(&p, pb, n, n, &o);
+		EXPECT(r == 0 || r == VXGBP_E_TRUNCATED || r == VXGBP_E_MALFORMED, "r = %d", r);
+		EXPECT(r == 0 || (p.err_off >= 0 && (size_t)p.err_off <= n), "err_off %d", p.err_off);
+	}
+}
+
+START_TEST(test_frames)
+{
 	struct guard g;
 
 	ck_assert_int_eq(guard_init(&g, MAXF), 0);
-	for (size_t ci = 0; ci < NCASES; ci++) {
-		const struct fcase *c = &cases[ci];
-		struct vxgbp_parse_opts o = case_opts(c);
-		struct vxgbp_pkt full, p;
-		const uint8_t *fb;
-		struct lay l;
-		int prev_off = -1;
+	for (size_t ci = 0; ci < NCASES; ci++)
+		run_case(&cases[ci], &g);
+	guard_free(&g);
+}
+END_TEST
 
-		CTX("%s: build", c->name);
-		build_case(c, f, &l);
-		verify_csums(c, f, &l);
-		CTX("%s: whole frame", c->name);
-		fb = guard_place(&g, f, l.len);
-		EXPECT_EQ(vxgbp_pkt_parse(&full, fb, l.len, l.len, &o), 0);
-		check_full(c, fb, &l, &full);
+/* Pseudo-random specs (fixed seed) through the same checks: sizes, option
+ * lengths, VLAN stacks, link types and header bits the table does not have. */
+START_TEST(test_random_frames)
+{
+	static uint8_t o4[40], o6[64];
+	unsigned long long s = 0x5eed;
+	struct guard g;
 
-		for (size_t n = 0; n <= l.len; n++) {
-			const uint8_t *pb = guard_place(&g, f, n);
-			int r;
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	for (int it = 0; it < 400; it++) {
+		static const uint16_t tpids[] = { 0, 0x8100, 0x88a8, 0x9100 };
+		static const int links4[] = { VXGBP_LINK_ETHERNET, VXGBP_LINK_LINUX_SLL,
+					      VXGBP_LINK_LINUX_SLL2, VXGBP_LINK_RAW, VXGBP_LINK_IPV4 };
+		static const int links6[] = { VXGBP_LINK_ETHERNET, VXGBP_LINK_LINUX_SLL,
+					      VXGBP_LINK_LINUX_SLL2, VXGBP_LINK_RAW, VXGBP_LINK_IPV6 };
+		struct fcase c;
+		unsigned long long x = unit_rand(&s), y = unit_rand(&s);
+		char name[64];
+		size_t n;
 
-			CTX("%s: prefix %zu of %zu", c->name, n, l.len);
-			r = vxgbp_pkt_parse(&p, pb, n, l.len, &o);
-			EXPECT_EQ(r, p.err);
-			EXPECT_EQ(p.caplen, n);
-			EXPECT_EQ(p.wirelen, l.len);
-			if (n >= l.needed) {
-				int csum_whole = n == l.len;
-
-				EXPECT_EQ(r, 0);
-				EXPECT_EQ(p.have, full.have);
-				EXPECT_EQ(p.vxlan_off, full.vxlan_off);
-				EXPECT(memcmp(&p.vx, &full.vx, sizeof(p.vx)) == 0, "VXLAN header differs");
-				EXPECT_EQ(p.ip_csum_ok, full.ip_csum_ok);
-				EXPECT_EQ(p.udp_csum_ok, csum_whole ? full.udp_csum_ok : -1);
-				EXPECT_EQ(p.findings, csum_whole ? full.findings
-								 : full.findings & ~RB(UDP_CSUM));
-				same_layers(&full.outer, fb, &p.outer, pb, full.have, 0, 1);
-				same_layers(&full.inner, fb, &p.inner, pb, full.have, 1,
-					    n >= l.il4 + 8);
-				continue;
+		memset(&c, 0, sizeof(c));
+		snprintf(name, sizeof(name), "random spec %d", it);
+		c.name = name;
+		c.ov = x & 1 ? 6 : 4;
+		c.link = (c.ov == 4 ? links4 : links6)[(x >> 1) % 5];
+		if (c.link == VXGBP_LINK_ETHERNET) {
+			c.n_vlan = (unsigned)((x >> 4) % 3);
+			for (unsigned i = 0; i < c.n_vlan; i++) {
+				c.tpid[i] = tpids[(x >> (6 + 2 * i)) & 3];
+				c.tci[i] = (uint16_t)(y >> (16 * i));
 			}
-			/* cut inside the headers: truncated, where it was cut */
-			{
-				unsigned want_have = 0;
-				size_t next = l.needed;
-				int in_set = 0;
-
-				EXPECT_EQ(r, VXGBP_E_TRUNCATED);
-				EXPECT(p.err_layer != NULL, "no err_layer");
-				EXPECT(p.err_off >= 0 && (size_t)p.err_off <= n, "err_off %d", p.err_off);
-				EXPECT(p.err_off >= prev_off, "err_off went back: %d < %d", p.err_off, prev_off);
-				prev_off = p.err_off;
-				for (size_t i = 0; i < l.nb; i++) {
-					if (l.b[i].off == (size_t)p.err_off &&
-					    strcmp(l.b[i].layer, p.err_layer) == 0)
-						in_set = 1;
-					if (l.b[i].off > (size_t)p.err_off && l.b[i].off < next)
-						next = l.b[i].off;
+		}
+		c.cipso_at = c.calipso_at = -1;
+		switch ((x >> 10) & 3) {
+		case 1:
+			c.opts = c.ov == 4 ? opt_cipso : hbh_calipso;
+			c.opts_len = c.ov == 4 ? sizeof(opt_cipso) : sizeof(hbh_calipso);
+			if (c.ov == 4)
+				c.cipso_at = 1;
+			else
+				c.calipso_at = 2;
+			break;
+		case 2: /* NOPs / one PadN of a random length */
+			n = 1 + (size_t)((x >> 12) % (c.ov == 4 ? 40 : 60));
+			if (c.ov == 4) {
+				memset(o4, 1, n);
+				c.opts = o4;
+			} else {
+				memset(o6, 0, sizeof(o6));
+				if (n > 1) {
+					o6[0] = 1;
+					o6[1] = (uint8_t)(n - 2);
 				}
-				EXPECT(in_set, "stopped at %d in %s: not a header start", p.err_off,
-				       p.err_layer);
-				EXPECT(next > n, "stopped at %s (%d) but the header there is complete",
-				       p.err_layer, p.err_off);
-				EXPECT(p.findings & RB(TRUNCATED), "no frame.truncated finding");
-				EXPECT(!(p.findings & RB(MALFORMED)), "malformed by truncation");
-				/* exactly the complete layers */
-				if ((full.have & VXGBP_HAVE_L2) && n >= l.l3)
-					want_have |= VXGBP_HAVE_L2;
-				if (n >= l.l4)
-					want_have |= VXGBP_HAVE_L3;
-				if (n >= l.vx)
-					want_have |= VXGBP_HAVE_L4;
-				if (n >= l.il2)
-					want_have |= VXGBP_HAVE_VXLAN;
-				if (n >= l.il3)
-					want_have |= VXGBP_HAVE_INNER_L2;
-				if (c->iv != IN_ARP && n >= l.il4)
-					want_have |= VXGBP_HAVE_INNER_L3;
-				EXPECT_EQ(p.have, want_have);
-				same_layers(&full.outer, fb, &p.outer, pb, p.have, 0, 1);
-				same_layers(&full.inner, fb, &p.inner, pb, p.have, 1, 1);
-				if (p.have & VXGBP_HAVE_VXLAN)
-					EXPECT(memcmp(&p.vx, &full.vx, sizeof(p.vx)) == 0, "VXLAN header differs");
-				else
-					EXPECT_EQ(p.vxlan_off, -1);
+				c.opts = o6;
+			}
+			c.opts_len = n;
+			break;
+		case 3:
+			c.opts = c.ov == 4 ? opt_rr : hbh_ra;
+			c.opts_len = c.ov == 4 ? sizeof(opt_rr) : sizeof(hbh_ra);
+			break;
+		}
+		c.sport = (uint16_t)(x >> 20);
+		switch ((x >> 36) & 3) {
+		case 0:
+		case 1:
+			c.dport = 4789;
+			break;
+		case 2:
+			c.dport = 8472;
+			break;
+		case 3:
+			c.dport = (uint16_t)(y >> 32) | 1;
+			c.extra_port = c.dport;
+			break;
+		}
+		c.csum = (int)((x >> 38) % 3);
+		c.hdr.flags = (uint16_t)(y >> 48);
+		c.hdr.group = (uint16_t)(y >> 8);
+		c.hdr.vni = (uint32_t)(y >> 24) & VXGBP_VNI_MAX;
+		c.hdr.rsvd = (x >> 40) & 7 ? 0 : (uint8_t)y;
+		switch ((x >> 43) % 3) {
+		case 0:
+			c.iv = 4;
+			break;
+		case 1:
+			c.iv = 6;
+			break;
+		default:
+			c.iv = IN_ARP;
+			break;
+		}
+		c.in_vlan = (unsigned)((x >> 45) % 4 == 3 ? (x >> 47) % 3 : 0);
+		if (c.iv != IN_ARP) {
+			static const uint8_t p4[] = { 6, 17, 1 }, p6[] = { 6, 17, 58 };
+
+			c.iproto = (c.iv == 4 ? p4 : p6)[(x >> 49) % 3];
+			c.payload = (size_t)((x >> 51) % 256);
+			if (((x >> 59) & 3) == 0) {
+				c.iopts = c.iv == 4 ? opt_rr : hbh_ra;
+				c.iopts_len = c.iv == 4 ? sizeof(opt_rr) : sizeof(hbh_ra);
 			}
 		}
-		/* caplen == wirelen: a short frame may be malformed, never over-read */
-		for (size_t n = 0; n < l.len; n++) {
-			const uint8_t *pb = guard_place(&g, f, n);
-			int r;
-
-			CTX("%s: short frame %zu of %zu", c->name, n, l.len);
-			r = vxgbp_pkt_parse(&p, pb, n, n, &o);
-			EXPECT(r == 0 || r == VXGBP_E_TRUNCATED || r == VXGBP_E_MALFORMED, "r = %d", r);
-			EXPECT(r == 0 || (p.err_off >= 0 && (size_t)p.err_off <= n), "err_off %d", p.err_off);
-		}
+		run_case(&c, &g);
 	}
 	guard_free(&g);
 }
@@ -1458,6 +1570,7 @@ int main(void)
 
 	tcase_add_test(tc, test_guard_faults);
 	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_random_frames);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_mutations);
 	tc = unit_tcase(s, "misc");
