@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * gbpprobe - probe a VXLAN(-GBP) VTEP black-box: send it crafted frames
+ * built with libvxgbp over a plain UDP socket (or write them to a pcap for
+ * replay) and judge what comes back on our own VXLAN port.
+ *
+ * We play a remote VTEP at LOCAL with fake endpoints behind it (one inner
+ * MAC/IP per probe).  The VTEP under test has a VXLAN device whose remote
+ * (and flood list) is LOCAL; behind it lives TARGET (an IPv4 address that
+ * answers ARP and ping).  Each probe sends an ICMP echo request to TARGET
+ * with a particular header and looks at the replies:
+ *
+ *   vxlan.plain-as-group-0     plain RFC 7348 VXLAN (no G) is accepted
+ *   gbp.group-mapped           G=1 ID=G: accepted; the reply carries ID G
+ *                              (needs the mark reflected, e.g. Linux's
+ *                              net.ipv4.fwmark_reflect=1; info otherwise)
+ *   gbp.policy-applied-set     the reply to an A=0 request has A=1 (info:
+ *                              only a VTEP that applies policy sets it)
+ *   rsvd.first-byte-ignored    reserved flag bit 7 (first byte) with G
+ *   rsvd.second-byte-ignored   reserved bits 10 and 11 (VPP's E and S)
+ *   rsvd.tail-byte-ignored     reserved byte 7 = 0xff
+ *   rsvd.id-without-g-ignored  ID field set without G
+ *                              (RFC 7348 sec. 5: reserved bits MUST be
+ *                              ignored on receipt; a dropped probe fails)
+ *   learn.control              D=0 from a new MAC: the reply comes back
+ *                              unicast (the VTEP learned the MAC)
+ *   learn.dont-learn-honoured  D=1 from a new MAC: the reply to it is
+ *                              flooded, i.e. the MAC was not learned
+ *                              (draft sec. 2.1).  Telling unicast from
+ *                              flooded needs a second address of ours in
+ *                              the VTEP's flood list (--flood-addr).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <vxgbp/vxgbp.h>
+
+#define MAX_FRAME 2048
+#define EXIT_FAIL 4
+#define EXIT_NOANSWER 1
+#define EXIT_USAGE 2
+
+enum probe_id {
+	P_PLAIN, P_GROUP, P_APPLIED, P_RSVD0, P_RSVD1, P_RSVDTAIL, P_IDNOG,
+	P_LEARN, P_DONTLEARN, P__COUNT
+};
+
+static const char *const probe_names[P__COUNT] = {
+	"vxlan.plain-as-group-0", "gbp.group-mapped", "gbp.policy-applied-set",
+	"rsvd.first-byte-ignored", "rsvd.second-byte-ignored", "rsvd.tail-byte-ignored",
+	"rsvd.id-without-g-ignored", "learn.control", "learn.dont-learn-honoured",
+};
+
+enum verdict { V_NA = 0, V_PASS, V_FAIL, V_INFO };
+static const char *const verdict_names[] = { "n/a", "pass", "fail", "info" };
+
+struct probe {
+	struct vxgbp_hdr hdr;     /* header of everything this probe sends */
+	uint8_t mac[6], ip[4];    /* its fake endpoint */
+	unsigned sent;
+	unsigned replies_a, replies_b; /* echo replies at LOCAL / at FLOOD */
+	unsigned arps;            /* ARP requests for ip we answered */
+	struct vxgbp_hdr reply;   /* header of the first echo reply */
+	enum verdict v;
+	char note[160];
+};
+
+struct ctx {
+	int sa, sb;               /* sockets at LOCAL and FLOOD (-1: none) */
+	struct sockaddr_in local, flood, vtep;
+	uint32_t vni;
+	uint16_t group;
+	uint8_t target_ip[4], target_mac[6];
+	int have_target_mac;
+	int timeout_ms;
+	FILE *wpcap, *rpcap;      /* -w probe frames, -W frames received */
+	int verbose;
+	struct probe p[P__COUNT];
+	unsigned long long rx, rx_bad;
+	int arp_replies;          /* answers to our ARP for TARGET */
+};
+
+static const char *prog = "gbpprobe";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: gbpprobe [options] --local ADDR --target IP VTEP\n"
+"       gbpprobe -w FILE [options] --local ADDR --target IP VTEP\n"
+"Probe a VXLAN-GBP VTEP (IPv4 address VTEP) black-box and print a verdict per\n"
+"probe.  gbpprobe acts as a remote VTEP at --local with fake endpoints; the\n"
+"VTEP under test must send the overlay's traffic (and floods) to --local.\n"
+"\n"
+"  --local ADDR       our address; we listen on ADDR:--listen-port\n"
+"  --target IP        an inner IPv4 address behind the VTEP that answers ARP\n"
+"                     and ping\n"
+"  --target-mac MAC   TARGET's MAC (default: ask with ARP)\n"
+"  --flood-addr ADDR  a second address of ours that is only in the VTEP's\n"
+"                     flood list: tells flooded replies from unicast ones\n"
+"                     (the Don't Learn probe needs it)\n"
+"  --inner-src IP     first fake endpoint address (default 10.99.0.100; probe\n"
+"                     N uses IP+N), in TARGET's subnet\n"
+"  --vni N            VNI (default 100)\n"
+"  --group ID         group ID to send (default 0x200)\n"
+"  --port N           the VTEP's VXLAN port (default 4789)\n"
+"  --listen-port N    our VXLAN port (default 4789)\n"
+"  --timeout MS       wait per probe (default 1000)\n"
+"  -w FILE            write the probe frames to FILE (classic pcap) instead of\n"
+"                     sending them (nothing is judged)\n"
+"  -W FILE            write every frame received to FILE (as seen on our\n"
+"                     port, outer headers rebuilt), e.g. for gbpdump --check\n"
+"  --json             one JSON object instead of the table\n"
+"  -v                 log what is sent and received to standard error\n"
+"Probes only the addresses given.  Exit status: 0 no probe failed, 4 a probe\n"
+"failed, 1 the VTEP never answered, 2 usage or I/O error.\n");
+}
+
+/* ---- pcap ---- */
+
+static void le32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
+	b[3] = (uint8_t)(v >> 24);
+}
+
+static FILE *pcap_create(const char *path)
+{
+	uint8_t h[24] = { 0 };
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return NULL;
+	le32(h, 0xa1b2c3d4);
+	h[4] = 2;
+	h[6] = 4;
+	le32(h + 16, 262144);
+	le32(h + 20, VXGBP_LINK_ETHERNET);
+	if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+static int pcap_add(FILE *f, const uint8_t *b, size_t n)
+{
+	uint8_t h[16];
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	le32(h, (uint32_t)ts.tv_sec);
+	le32(h + 4, (uint32_t)(ts.tv_nsec / 1000));
+	le32(h + 8, (uint32_t)n);
+	le32(h + 12, (uint32_t)n);
+	return fwrite(h, 1, 16, f) == 16 && fwrite(b, 1, n, f) == n ? 0 : -1;
+}
+
+/* ---- frames ---- */
+
+static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* An ARP request (op 1) or reply (op 2) as an Ethernet frame. */
+static size_t build_arp(uint8_t *b, int op, const uint8_t *sha, const uint8_t *spa,
+			const uint8_t *tha, const uint8_t *tpa)
+{
+	static const uint8_t zero[6];
+
+	memcpy(b, op == 1 ? bcast : tha, 6);
+	memcpy(b + 6, sha, 6);
+	b[12] = 0x08;
+	b[13] = 0x06;
+	b[14] = 0x00;
+	b[15] = 0x01; /* Ethernet */
+	b[16] = 0x08;
+	b[17] = 0x00; /* IPv4 */
+	b[18] = 6;
+	b[19] = 4;
+	b[20] = 0;
+	b[21] = (uint8_t)op;
+	memcpy(b + 22, sha, 6);
+	memcpy(b + 28, spa, 4);
+	memcpy(b + 32, op == 1 ? zero : tha, 6);
+	memcpy(b + 38, tpa, 4);
+	memset(b + 42, 0, 18); /* pad to the 60-byte minimum */
+	return 60;
+}
+
+static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_t *b, size_t cap)
+{
+	struct vxgbp_eth_spec e = { .n_vlan = 0 };
+	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
+	struct vxgbp_l4_spec l4 = { .proto = 1, .icmp_type = 8, .sport = 0x6770, .dport = seq };
+	uint8_t pay[32];
+
+	memcpy(e.dst, c->target_mac, 6);
+	memcpy(e.src, p->mac, 6);
+	memcpy(ip.src, p->ip, 4);
+	memcpy(ip.dst, c->target_ip, 4);
+	for (size_t i = 0; i < sizeof(pay); i++)
+		pay[i] = (uint8_t)(0x20 + i);
+	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, sizeof(pay));
+}
+
+/* Encapsulate inner with h and send it to the VTEP (or write it with -w).
+ * The whole frame is built by libvxgbp; the socket carries the part from
+ * the VXLAN header on. */
+static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inner, size_t ilen,
+		   uint16_t sport)
+{
+	static const uint8_t omac_s[6] = { 0x02, 0x00, 0x00, 0x00, 0xfe, 0x01 };
+	static const uint8_t omac_d[6] = { 0x02, 0x00, 0x00, 0x00, 0xfe, 0x02 };
+	struct vxgbp_eth_spec e = { .n_vlan = 0 };
+	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64, .dont_frag = 1 };
+	struct vxgbp_l4_spec udp = { .proto = 17, .sport = sport,
+				     .dport = ntohs(c->vtep.sin_port) };
+	uint8_t frame[MAX_FRAME];
+	struct vxgbp_pkt pkt;
+	int n;
+
+	memcpy(e.src, omac_s, 6);
+	memcpy(e.dst, omac_d, 6);
+	memcpy(ip.src, &c->local.sin_addr, 4);
+	memcpy(ip.dst, &c->vtep.sin_addr, 4);
+	if ((n = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, h, inner, ilen)) < 0) {
+		fprintf(stderr, "%s: cannot build a frame: %s\n", prog, vxgbp_strerror(n));
+		return -1;
+	}
+	if (c->wpcap)
+		return pcap_add(c->wpcap, frame, (size_t)n);
+	if (vxgbp_pkt_parse(&pkt, frame, (size_t)n, (size_t)n, NULL) || pkt.vxlan_off < 0)
+		return -1;
+	if (c->verbose)
+		fprintf(stderr, "%s: send flags 0x%04x id %u vni %u rsvd %u (%d bytes)\n", prog,
+			h->flags, h->group, h->vni, h->rsvd, n - pkt.vxlan_off);
+	if (sendto(c->sa, frame + pkt.vxlan_off, (size_t)n - (size_t)pkt.vxlan_off, 0,
+		   (const struct sockaddr *)&c->vtep, sizeof(c->vtep)) < 0) {
+		fprintf(stderr, "%s: sendto: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Handle one datagram from socket at (0: LOCAL, 1: FLOOD). */
+static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
+		  const struct sockaddr_in *from)
+{
+	struct vxgbp_eth_spec e = { .n_vlan = 0 };
+	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
+	struct vxgbp_l4_spec udp = { .proto = 17, .sport = ntohs(from->sin_port) };
+	const struct sockaddr_in *me = at ? &c->flood : &c->local;
+	uint8_t frame[MAX_FRAME + 64], out[128];
+	struct vxgbp_hdr h;
+	struct vxgbp_pkt pkt;
+	const struct vxgbp_l3 *l3;
+	int len;
+
+	c->rx++;
+	if (vxgbp_hdr_decode(&h, b, n) < 0) {
+		c->rx_bad++;
+		return;
+	}
+	/* Give the datagram back its outer headers so libvxgbp parses all of
+	 * it (and -W writes a capture gbpdump can check). */
+	udp.dport = ntohs(me->sin_port);
+	memcpy(ip.src, &from->sin_addr, 4);
+	memcpy(ip.dst, &me->sin_addr, 4);
+	e.src[0] = e.dst[0] = 0x02;
+	e.src[5] = 0x02;
+	e.dst[5] = 0x01;
+	len = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, &h, b + VXGBP_HDR_LEN,
+				n - VXGBP_HDR_LEN);
+	if (len < 0 || vxgbp_pkt_parse(&pkt, frame, (size_t)len, (size_t)len, NULL) < 0 ||
+	    !(pkt.have & VXGBP_HAVE_INNER_L2)) {
+		c->rx_bad++;
+		return;
+	}
+	if (c->rpcap)
+		pcap_add(c->rpcap, frame, (size_t)len);
+	l3 = &pkt.inner.l3;
+	if (c->verbose)
+		fprintf(stderr, "%s: recv at %s flags 0x%04x id %u vni %u ethertype 0x%04x\n",
+			prog, at ? "flood" : "local", h.flags, h.group, h.vni,
+			pkt.inner.l2.ethertype);
+	if (pkt.inner.l2.ethertype == 0x0806 && l3->arp_spa && l3->arp_tpa) {
+		if (l3->arp_op == 2 && !memcmp(l3->arp_spa, c->target_ip, 4) && !c->have_target_mac) {
+			memcpy(c->target_mac, pkt.inner.l2.src, 6);
+			c->have_target_mac = 1;
+			c->arp_replies++;
+		}
+		if (l3->arp_op != 1 || at) /* answer each request once, from LOCAL */
+			return;
+		for (int i = 0; i < P__COUNT; i++) {
+			struct probe *p = &c->p[i];
+
+			if (memcmp(l3->arp_tpa, p->ip, 4))
+				continue;
+			p->arps++;
+			build_arp(out, 2, p->mac, p->ip, pkt.inner.l2.src, l3->arp_spa);
+			send_vx(c, &p->hdr, out, 60, (uint16_t)(50000 + i));
+		}
+		return;
+	}
+	if (l3->version != 4 || !l3->dst || !(pkt.have & VXGBP_HAVE_INNER_L4) ||
+	    l3->proto != 1 || pkt.inner.l4.icmp_type != 0)
+		return;
+	for (int i = 0; i < P__COUNT; i++) {
+		struct probe *p = &c->p[i];
+
+		if (memcmp(l3->dst, p->ip, 4))
+			continue;
+		if (!p->replies_a && !p->replies_b)
+			p->reply = h;
+		if (at)
+			p->replies_b++;
+		else
+			p->replies_a++;
+	}
+}
+
+/* Receive for up to ms milliseconds, or until done(c, arg) says so. */
+static void rx_until(struct ctx *c, int ms, int (*done)(struct ctx *, int), int arg)
+{
+	long end = now_ms() + ms;
+	uint8_t buf[MAX_FRAME];
+
+	for (;;) {
+		struct pollfd pf[2] = { { c->sa, POLLIN, 0 }, { c->sb, POLLIN, 0 } };
+		long left = end - now_ms();
+		int r;
+
+		if ((done && done(c, arg)) || left <= 0 || c->wpcap)
+			return;
+		r = poll(pf, c->sb >= 0 ? 2 : 1, (int)left);
+		if (r < 0 && errno != EINTR)
+			return;
+		for (int k = 0; r > 0 && k < 2; k++) {
+			struct sockaddr_in from;
+			socklen_t fl = sizeof(from);
+			ssize_t n;
+
+			if (!(pf[k].revents & POLLIN))
+				continue;
+			n = recvfrom(pf[k].fd, buf, sizeof(buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &fl);
+			if (n >= VXGBP_HDR_LEN)
+				on_rx(c, k, buf, (size_t)n, &from);
+		}
+	}
+}
+
+static int have_mac(struct ctx *c, int arg)
+{
+	(void)arg;
+	return c->have_target_mac;
+}
+
+static int have_reply(struct ctx *c, int i)
+{
+	return c->p[i].replies_a + c->p[i].replies_b > 0;
+}
+
+/* Send probe i's echo request; on no answer try once more (the first one
+ * may have waited for ARP).  Then linger a little to catch flood copies. */
+static void run_echo(struct ctx *c, int i)
+{
+	struct probe *p = &c->p[i];
+	uint8_t inner[256];
+
+	for (uint16_t seq = 1; seq <= 2 && !have_reply(c, i); seq++) {
+		int n = build_echo(c, p, seq, inner, sizeof(inner));
+
+		if (n < 0 || send_vx(c, &p->hdr, inner, (size_t)n, (uint16_t)(50000 + i)))
+			return;
+		p->sent++;
+		rx_until(c, c->timeout_ms, have_reply, i);
+	}
+	if (have_reply(c, i) && c->sb >= 0)
+		rx_until(c, c->timeout_ms / 4 + 50, NULL, 0);
+}
+
+static void judge(struct ctx *c)
+{
+	struct probe *p = c->p;
+	int plain_ok = have_reply(c, P_PLAIN) || have_reply(c, P_GROUP);
+
+	for (int i = 0; i < P__COUNT; i++) {
+		int got = have_reply(c, i);
+
+		if (c->wpcap) {
+			p[i].v = V_NA;
+			snprintf(p[i].note, sizeof(p[i].note), "written to the pcap, not sent");
+			continue;
+		}
+		switch (i) {
+		case P_PLAIN:
+			p[i].v = got ? V_PASS : V_FAIL;
+			snprintf(p[i].note, sizeof(p[i].note), got ? "reply %s"
+				 : "no reply to plain VXLAN", p[i].reply.flags & VXGBP_F_G
+				 ? "with G" : "without G");
+			break;
+		case P_GROUP:
+		case P_APPLIED: {
+			const struct vxgbp_hdr *r = &p[P_GROUP].reply;
+
+			if (!have_reply(c, P_GROUP)) {
+				p[i].v = i == P_GROUP ? V_FAIL : V_NA;
+				snprintf(p[i].note, sizeof(p[i].note), "no reply to G=1 ID %u", c->group);
+			} else if (!(r->flags & VXGBP_F_G)) {
+				p[i].v = V_INFO;
+				snprintf(p[i].note, sizeof(p[i].note),
+					 "accepted; reply without G (the VTEP does not reflect the group)");
+			} else if (i == P_GROUP) {
+				p[i].v = r->group == c->group ? V_PASS : V_FAIL;
+				snprintf(p[i].note, sizeof(p[i].note), "sent ID %u, reply ID %u",
+					 c->group, r->group);
+			} else {
+				p[i].v = (r->flags & VXGBP_F_A) ? V_PASS : V_INFO;
+				snprintf(p[i].note, sizeof(p[i].note), "reply A=%d (sent A=0)",
+					 (r->flags & VXGBP_F_A) != 0);
+			}
+			break;
+		}
+		case P_RSVD0:
+		case P_RSVD1:
+		case P_RSVDTAIL:
+		case P_IDNOG:
+			p[i].v = !plain_ok ? V_NA : got ? V_PASS : V_FAIL;
+			snprintf(p[i].note, sizeof(p[i].note), "flags 0x%04x id %u rsvd 0x%02x: %s",
+				 p[i].hdr.flags, p[i].hdr.group, p[i].hdr.rsvd,
+				 !plain_ok ? "no baseline reply" : got ? "ignored (reply)"
+				 : "dropped (no reply)");
+			break;
+		case P_LEARN:
+		case P_DONTLEARN:
+			if (c->sb < 0) {
+				p[i].v = V_NA;
+				snprintf(p[i].note, sizeof(p[i].note), "needs --flood-addr");
+			} else if (!got) {
+				p[i].v = plain_ok ? V_FAIL : V_NA;
+				snprintf(p[i].note, sizeof(p[i].note), "no reply");
+			} else {
+				int flooded = p[i].replies_b > 0;
+
+				if (i == P_LEARN)
+					p[i].v = flooded ? V_INFO : V_PASS;
+				else if (have_reply(c, P_LEARN) && p[P_LEARN].replies_b)
+					p[i].v = V_NA; /* no learning at all: cannot tell */
+				else
+					p[i].v = flooded ? V_PASS : V_FAIL;
+				snprintf(p[i].note, sizeof(p[i].note),
+					 "D=%d: reply %s (%u at local, %u at flood address)",
+					 (p[i].hdr.flags & VXGBP_F_D) != 0,
+					 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
+					 p[i].replies_a, p[i].replies_b);
+			}
+			break;
+		}
+	}
+}
+
+static void print_report(struct ctx *c, int json, const char *vtep)
+{
+	unsigned n[4] = { 0, 0, 0, 0 };
+	char tgt[16];
+
+	inet_ntop(AF_INET, c->target_ip, tgt, sizeof(tgt));
+	for (int i = 0; i < P__COUNT; i++)
+		n[c->p[i].v]++;
+	if (json) {
+		printf("{\"vtep\":\"%s\",\"target\":\"%s\",\"vni\":%u,\"group\":%u,"
+		       "\"target_mac_by_arp\":%s,\"received\":%llu,\"probes\":[",
+		       vtep, tgt, c->vni, c->group, c->arp_replies ? "true" : "false", c->rx);
+		for (int i = 0; i < P__COUNT; i++) {
+			const struct probe *p = &c->p[i];
+
+			printf("%s{\"id\":\"%s\",\"verdict\":\"%s\",\"sent\":%u,\"replies\":%u,"
+			       "\"flooded\":%u,\"reply_flags\":%u,\"reply_group\":%u,\"note\":\"%s\"}",
+			       i ? "," : "", probe_names[i], verdict_names[p->v], p->sent,
+			       p->replies_a, p->replies_b, p->reply.flags, p->reply.group, p->note);
+		}
+		printf("],\"summary\":{\"pass\":%u,\"fail\":%u,\"info\":%u,\"n/a\":%u}}\n",
+		       n[V_PASS], n[V_FAIL], n[V_INFO], n[V_NA]);
+		return;
+	}
+	printf("gbpprobe: VTEP %s, target %s, VNI %u, group %u\n", vtep, tgt, c->vni, c->group);
+	printf("%-27s %-7s %s\n", "PROBE", "VERDICT", "OBSERVED");
+	for (int i = 0; i < P__COUNT; i++)
+		printf("%-27s %-7s %s\n", probe_names[i], verdict_names[c->p[i].v], c->p[i].note);
+	printf("summary: %u pass, %u fail, %u info, %u n/a\n", n[V_PASS], n[V_FAIL], n[V_INFO],
+	       n[V_NA]);
+}
+
+static int parse_num(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	return errno || end == s || *end || *v > max || s[0] == '-' ? -1 : 0;
+}
+
+static int open_sock(const struct sockaddr_in *a)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
+
+	if (s < 0)
+		return -1;
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(s, (const struct sockaddr *)a, sizeof(*a)) < 0) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+static void probes_init(struct ctx *c, const uint8_t base_ip[4])
+{
+	for (int i = 0; i < P__COUNT; i++) {
+		struct probe *p = &c->p[i];
+		uint32_t a = ((uint32_t)base_ip[0] << 24 | (uint32_t)base_ip[1] << 16 |
+			      (uint32_t)base_ip[2] << 8 | base_ip[3]) + (uint32_t)i + 1;
+
+		p->ip[0] = (uint8_t)(a >> 24);
+		p->ip[1] = (uint8_t)(a >> 16);
+		p->ip[2] = (uint8_t)(a >> 8);
+		p->ip[3] = (uint8_t)a;
+		/* locally administered, one per probe and run */
+		p->mac[0] = 0x02;
+		p->mac[1] = 0x67;
+		p->mac[2] = 0x62;
+		p->mac[3] = (uint8_t)(getpid() >> 8);
+		p->mac[4] = (uint8_t)getpid();
+		p->mac[5] = (uint8_t)(i + 1);
+		vxgbp_hdr_init(&p->hdr, c->vni, 1, c->group, 0, 0);
+	}
+	vxgbp_hdr_init(&c->p[P_PLAIN].hdr, c->vni, 0, 0, 0, 0);
+	c->p[P_RSVD0].hdr.flags |= 0x0100;
+	c->p[P_RSVD1].hdr.flags |= 0x0030;
+	c->p[P_RSVDTAIL].hdr.rsvd = 0xff;
+	vxgbp_hdr_init(&c->p[P_IDNOG].hdr, c->vni, 0, 0, 0, 0);
+	c->p[P_IDNOG].hdr.group = c->group;
+	c->p[P_DONTLEARN].hdr.flags |= VXGBP_F_D;
+}
+
+enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
+       O_TIMEOUT, O_JSON, O_VERSION };
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "local", required_argument, NULL, O_LOCAL },
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "target-mac", required_argument, NULL, O_TMAC },
+		{ "flood-addr", required_argument, NULL, O_FLOOD },
+		{ "inner-src", required_argument, NULL, O_ISRC },
+		{ "vni", required_argument, NULL, O_VNI },
+		{ "group", required_argument, NULL, O_GROUP },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "listen-port", required_argument, NULL, O_LPORT },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctx *c = calloc(1, sizeof(*c));
+	const char *local = NULL, *target = NULL, *flood = NULL, *wfile = NULL, *rfile = NULL;
+	const char *isrc = "10.99.0.100";
+	unsigned long v, port = VXGBP_PORT_IANA, lport = VXGBP_PORT_IANA;
+	uint8_t base_ip[4];
+	int opt, json = 0, rc = 0;
+
+	if (!c) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_USAGE;
+	}
+	c->sa = c->sb = -1;
+	c->vni = 100;
+	c->group = 0x200;
+	c->timeout_ms = 1000;
+	while ((opt = getopt_long(argc, argv, "w:W:vh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case O_LOCAL: local = optarg; break;
+		case O_TARGET: target = optarg; break;
+		case O_FLOOD: flood = optarg; break;
+		case O_ISRC: isrc = optarg; break;
+		case O_TMAC: {
+			unsigned m[6];
+			char tail;
+
+			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
+				   &m[5], &tail) != 6)
+				goto bad;
+			for (int i = 0; i < 6; i++) {
+				if (m[i] > 255)
+					goto bad;
+				c->target_mac[i] = (uint8_t)m[i];
+			}
+			c->have_target_mac = 1;
+			break;
+		}
+		case O_VNI:
+			if (parse_num(optarg, VXGBP_VNI_MAX, &v))
+				goto bad;
+			c->vni = (uint32_t)v;
+			break;
+		case O_GROUP:
+			if (parse_num(optarg, 0xffff, &v))
+				goto bad;
+			c->group = (uint16_t)v;
+			break;
+		case O_PORT:
+			if (parse_num(optarg, 0xffff, &port) || !port)
+				goto bad;
+			break;
+		case O_LPORT:
+			if (parse_num(optarg, 0xffff, &lport) || !lport)
+				goto bad;
+			break;
+		case O_TIMEOUT:
+			if (parse_num(optarg, 60000, &v) || !v)
+				goto bad;
+			c->timeout_ms = (int)v;
+			break;
+		case O_JSON: json = 1; break;
+		case 'w': wfile = optarg; break;
+		case 'W': rfile = optarg; break;
+		case 'v': c->verbose++; break;
+		case 'h':
+			usage(stdout);
+			free(c);
+			return 0;
+		case O_VERSION:
+			printf("gbpprobe (vxgbp) %s\n", VXGBP_VERSION);
+			free(c);
+			return 0;
+		default:
+			usage(stderr);
+			free(c);
+			return EXIT_USAGE;
+		}
+		continue;
+bad:
+		fprintf(stderr, "%s: bad option value '%s' (gbpprobe --help)\n", prog, optarg);
+		free(c);
+		return EXIT_USAGE;
+	}
+	if (optind != argc - 1 || !local || !target) {
+		usage(stderr);
+		free(c);
+		return EXIT_USAGE;
+	}
+	c->local.sin_family = c->flood.sin_family = c->vtep.sin_family = AF_INET;
+	c->local.sin_port = c->flood.sin_port = htons((uint16_t)lport);
+	c->vtep.sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, argv[optind], &c->vtep.sin_addr) != 1 ||
+	    inet_pton(AF_INET, local, &c->local.sin_addr) != 1 ||
+	    inet_pton(AF_INET, target, c->target_ip) != 1 ||
+	    inet_pton(AF_INET, isrc, base_ip) != 1 ||
+	    (flood && inet_pton(AF_INET, flood, &c->flood.sin_addr) != 1)) {
+		fprintf(stderr, "%s: VTEP, --local, --target, --inner-src and --flood-addr are "
+			"IPv4 addresses\n", prog);
+		free(c);
+		return EXIT_USAGE;
+	}
+	probes_init(c, base_ip);
+	if (wfile) {
+		if (!(c->wpcap = pcap_create(wfile))) {
+			fprintf(stderr, "%s: %s: %s\n", prog, wfile, strerror(errno));
+			free(c);
+			return EXIT_USAGE;
+		}
+		if (!c->have_target_mac)
+			memcpy(c->target_mac, bcast, 6);
+	} else {
+		if ((c->sa = open_sock(&c->local)) < 0 ||
+		    (flood && (c->sb = open_sock(&c->flood)) < 0)) {
+			fprintf(stderr, "%s: cannot listen on %s:%lu: %s\n", prog,
+				c->sa < 0 ? local : flood, lport, strerror(errno));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (rfile && !(c->rpcap = pcap_create(rfile))) {
+			fprintf(stderr, "%s: %s: %s\n", prog, rfile, strerror(errno));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+
+	/* TARGET's MAC: ARP from the plain-VXLAN probe's endpoint. */
+	for (int k = 0; k < 3 && !c->have_target_mac && !c->wpcap; k++) {
+		uint8_t arp[64];
+
+		build_arp(arp, 1, c->p[P_PLAIN].mac, c->p[P_PLAIN].ip, NULL, c->target_ip);
+		if (send_vx(c, &c->p[P_PLAIN].hdr, arp, 60, 50000)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		rx_until(c, c->timeout_ms, have_mac, 0);
+	}
+	if (c->wpcap) {
+		uint8_t arp[64];
+
+		build_arp(arp, 1, c->p[P_PLAIN].mac, c->p[P_PLAIN].ip, NULL, c->target_ip);
+		send_vx(c, &c->p[P_PLAIN].hdr, arp, 60, 50000);
+	}
+	if (!c->have_target_mac && !c->wpcap) {
+		fprintf(stderr, "%s: no ARP answer for %s from %s: is --local in the VTEP's "
+			"flood list?\n", prog, target, argv[optind]);
+	} else {
+		for (int i = 0; i < P__COUNT; i++)
+			if (i != P_APPLIED) /* judged from the gbp.group-mapped reply */
+				run_echo(c, i);
+	}
+	judge(c);
+	print_report(c, json, argv[optind]);
+	if (!c->wpcap && !c->rx)
+		rc = EXIT_NOANSWER;
+	else
+		for (int i = 0; i < P__COUNT; i++)
+			if (c->p[i].v == V_FAIL)
+				rc = EXIT_FAIL;
+out:
+	if (c->wpcap && fclose(c->wpcap)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, wfile, strerror(errno));
+		rc = EXIT_USAGE;
+	}
+	if (c->rpcap && fclose(c->rpcap))
+		rc = EXIT_USAGE;
+	if (c->sa >= 0)
+		close(c->sa);
+	if (c->sb >= 0)
+		close(c->sb);
+	free(c);
+	return rc;
+}
