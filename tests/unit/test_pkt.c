@@ -1307,8 +1307,51 @@ START_TEST(test_ipv6_ext_chain)
 	EXPECT_EQ(q.have, p.have);
 	EXPECT_EQ(q.udp_csum_ok, 1);
 	same_layers(&p.inner, pb, &q.inner, qb, p.have, 1, 1);
-	/* a hop-by-hop header after it is out of place */
-	f[l.l3 + 40] = 0;
+	/* the same 8 bytes as routing header and as AH (length in 4-byte units
+	 * minus 2), then as a fragment header */
+	CTX("routing header");
+	f[l.l3 + 6] = 43;
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), 0);
+	EXPECT_EQ(q.outer.l4.off, l.l4);
+	EXPECT_EQ(q.vxlan_off, l.vx);
+	CTX("AH");
+	f[l.l3 + 6] = 51;
+	f[l.l3 + 41] = 0;
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), 0);
+	EXPECT_EQ(q.outer.l3.hdr_len, 48);
+	EXPECT_EQ(q.outer.l4.off, l.l4);
+	f[l.l3 + 41] = 1; /* 12 bytes: "UDP" now starts 4 bytes in, its length is 0x8800 */
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), VXGBP_E_MALFORMED);
+	EXPECT_EQ(q.outer.l3.hdr_len, 52);
+	EXPECT_STR(q.err_layer, "udp");
+	EXPECT_EQ(q.err_off, l.l4 + 4);
+	CTX("atomic fragment header");
+	f[l.l3 + 6] = 44;
+	f[l.l3 + 41] = 0;
+	memset(f + l.l3 + 42, 0, 6); /* offset 0, M 0, id 0 */
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), 0);
+	EXPECT_EQ(q.outer.l3.proto, 17);
+	EXPECT_EQ(q.outer.l3.more_frags, 0);
+	EXPECT_EQ(q.vxlan_off, l.vx);
+	EXPECT_EQ(q.udp_csum_ok, 1);
+	EXPECT(!(q.findings & RB(FRAGMENT)), "atomic fragment reported as a fragment");
+	CTX("first fragment");
+	f[l.l3 + 43] = 1; /* M */
+	f[l.l3 + 47] = 0x42;
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), 0);
+	EXPECT_EQ(q.outer.l3.more_frags, 1);
+	EXPECT_EQ(q.outer.l3.ip_id, 0x42);
+	EXPECT_EQ(q.udp_csum_ok, -1);
+	EXPECT(q.findings & RB(FRAGMENT), "no ip.fragment");
+	CTX("later fragment");
+	put16(f + l.l3 + 42, 0x0100); /* offset 32 units of 8 bytes, M 0 */
+	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), 0);
+	EXPECT_EQ(q.outer.l3.frag_off, 256);
+	EXPECT_EQ(q.have, VXGBP_HAVE_L2 | VXGBP_HAVE_L3);
+	/* a hop-by-hop header after another header is out of place */
+	CTX("hop-by-hop second");
+	f[l.l3 + 6] = 60;
+	memcpy(f + l.l3 + 40, (const uint8_t[]){ 0, 0, 1, 4, 0, 0, 0, 0 }, 8);
 	EXPECT_EQ(parse_at(&g2, &q, f, l.len, &o, NULL), VXGBP_E_MALFORMED);
 	EXPECT_STR(q.err_layer, "ipv6");
 	EXPECT_EQ(q.err_off, l.l3 + 48);
