@@ -87,6 +87,7 @@ struct ctx {
 	struct probe p[P__COUNT];
 	unsigned long long rx, rx_bad;
 	int arp_replies;          /* answers to our ARP for TARGET */
+	struct vxgbp_parse_opts popts; /* our and the VTEP's port are VXLAN */
 };
 
 static const char *prog = "gbpprobe";
@@ -246,8 +247,10 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	}
 	if (c->wpcap)
 		return pcap_add(c->wpcap, frame, (size_t)n);
-	if (vxgbp_pkt_parse(&pkt, frame, (size_t)n, (size_t)n, NULL) || pkt.vxlan_off < 0)
+	if (vxgbp_pkt_parse(&pkt, frame, (size_t)n, (size_t)n, &c->popts) || pkt.vxlan_off < 0) {
+		fprintf(stderr, "%s: internal error: cannot parse our own frame\n", prog);
 		return -1;
+	}
 	if (c->verbose)
 		fprintf(stderr, "%s: send flags 0x%04x id %u vni %u rsvd %u (%d bytes)\n", prog,
 			h->flags, h->group, h->vni, h->rsvd, n - pkt.vxlan_off);
@@ -288,7 +291,7 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 	e.dst[5] = 0x01;
 	len = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, &h, b + VXGBP_HDR_LEN,
 				n - VXGBP_HDR_LEN);
-	if (len < 0 || vxgbp_pkt_parse(&pkt, frame, (size_t)len, (size_t)len, NULL) < 0 ||
+	if (len < 0 || vxgbp_pkt_parse(&pkt, frame, (size_t)len, (size_t)len, &c->popts) < 0 ||
 	    !(pkt.have & VXGBP_HAVE_INNER_L2)) {
 		c->rx_bad++;
 		return;
@@ -405,9 +408,10 @@ static void judge(struct ctx *c)
 	for (int i = 0; i < P__COUNT; i++) {
 		int got = have_reply(c, i);
 
-		if (c->wpcap) {
+		if (c->wpcap || !c->have_target_mac) {
 			p[i].v = V_NA;
-			snprintf(p[i].note, sizeof(p[i].note), "written to the pcap, not sent");
+			snprintf(p[i].note, sizeof(p[i].note), c->wpcap ? "written to the pcap, not sent"
+				 : "not run: no ARP answer for the target");
 			continue;
 		}
 		switch (i) {
@@ -683,6 +687,9 @@ bad:
 		return EXIT_USAGE;
 	}
 	probes_init(c, base_ip);
+	vxgbp_parse_opts_init(&c->popts);
+	vxgbp_parse_opts_add_port(&c->popts, (uint16_t)port);
+	vxgbp_parse_opts_add_port(&c->popts, (uint16_t)lport);
 	if (wfile) {
 		if (!(c->wpcap = pcap_create(wfile))) {
 			fprintf(stderr, "%s: %s: %s\n", prog, wfile, strerror(errno));

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""fakevtep.py - a tiny user-space VXLAN-GBP VTEP on 127.0.0.x for testing
+gbpprobe's judgement without a kernel: one overlay host (TARGET) that
+answers ARP and ping, MAC learning into an FDB, flooding to a list of
+remotes, and one of these receive behaviours (--model):
+
+  linux      like an unpatched Linux 6.12 'gbp' device: drops frames with
+             reserved bits in the first flags byte or a non-zero reserved
+             byte, ignores the second byte and an ID without G, learns
+             even with D=1, reflects the group into the reply
+             (net.ipv4.fwmark_reflect=1)
+  rfc        ignores every reserved bit (RFC 7348 sec. 5), does not learn
+             from D=1 frames, sets A on replies (it "applies policy")
+  deaf       never answers (but reads)
+
+usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
+                   --model linux|rfc|deaf --seconds N
+"""
+import argparse
+import select
+import socket
+import struct
+import time
+
+TARGET_IP = bytes([10, 99, 0, 1])
+TARGET_MAC = bytes.fromhex("020000009901")
+BCAST = b"\xff" * 6
+F_G, F_I, F_D, F_A = 0x8000, 0x0800, 0x0040, 0x0008
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
+def arp(op, sha, spa, tha, tpa):
+    eth = (BCAST if op == 1 else tha) + sha + b"\x08\x06"
+    body = struct.pack("!HHBBH", 1, 0x0800, 6, 4, op) + sha + spa + \
+        (b"\0" * 6 if op == 1 else tha) + tpa
+    return eth + body + b"\0" * 18
+
+
+def echo_reply(req):
+    """The reply to an Ethernet/IPv4/ICMP echo request frame."""
+    ihl = (req[14] & 15) * 4
+    ip, icmp = req[14:14 + ihl], bytearray(req[14 + ihl:])
+    icmp[0] = 0
+    icmp[2:4] = b"\0\0"
+    icmp[2:4] = struct.pack("!H", csum(bytes(icmp)))
+    hdr = bytearray(ip[:20])
+    hdr[8] = 64
+    hdr[12:16], hdr[16:20] = ip[16:20], ip[12:16]
+    hdr[10:12] = b"\0\0"
+    hdr[10:12] = struct.pack("!H", csum(bytes(hdr)))
+    return req[6:12] + TARGET_MAC + b"\x08\x00" + bytes(hdr) + bytes(icmp)
+
+
+class Vtep:
+    def __init__(self, a):
+        self.model = a.model
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        host, port = a.listen.rsplit(":", 1)
+        self.sock.bind((host, int(port)))
+        self.remotes = [(r.rsplit(":", 1)[0], int(r.rsplit(":", 1)[1])) for r in a.remote]
+        self.fdb = {}        # inner MAC -> remote
+        self.neigh = {}      # IP -> MAC
+        self.pending = {}    # IP -> [(request frame, reply header)]
+
+    def send(self, dmac, flags, group, vni, frame):
+        hdr = struct.pack("!HHI", flags, group, vni << 8)
+        for r in ([self.fdb[dmac]] if dmac in self.fdb else self.remotes):
+            self.sock.sendto(hdr + frame, r)
+
+    def accept(self, flags, rsvd):
+        if not flags & F_I:
+            return False
+        if self.model == "linux":
+            return not (flags & 0x7700) and rsvd == 0
+        return self.model == "rfc"
+
+    def rx(self, data, src):
+        if len(data) < 8 + 14:
+            return
+        flags, group, w = struct.unpack("!HHI", data[:8])
+        vni, rsvd, inner = w >> 8, w & 0xff, data[8:]
+        if not self.accept(flags, rsvd):
+            return
+        g = flags & F_G
+        if not (self.model == "rfc" and g and flags & F_D):
+            self.fdb[inner[6:12]] = src
+        # reply header: the group reflected; A set by a policy-applying VTEP
+        rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if self.model == "rfc" else 0)))
+        rgroup = group if g else 0
+        etype = inner[12:14]
+        if etype == b"\x08\x06" and len(inner) >= 42:
+            op = struct.unpack("!H", inner[20:22])[0]
+            sha, spa, tpa = inner[22:28], inner[28:32], inner[38:42]
+            self.neigh[spa] = sha
+            if op == 1 and tpa == TARGET_IP:
+                self.send(sha, rflags, rgroup, vni, arp(2, TARGET_MAC, TARGET_IP, sha, spa))
+            for req, fl, gr in self.pending.pop(spa, []):
+                self.send(sha, fl, gr, vni, echo_reply(req))
+        elif etype == b"\x08\x00" and inner[30:34] == TARGET_IP and inner[23] == 1:
+            ihl = (inner[14] & 15) * 4
+            if inner[14 + ihl] != 8:
+                return
+            sip = inner[26:30]
+            if sip in self.neigh:
+                self.send(self.neigh[sip], rflags, rgroup, vni, echo_reply(inner))
+            else:  # resolve first, like a kernel would: ARP request, flooded
+                self.pending.setdefault(sip, []).append((inner, rflags, rgroup))
+                self.send(BCAST, F_I, 0, vni, arp(1, TARGET_MAC, TARGET_IP, None, sip))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--listen", required=True)
+    ap.add_argument("--remote", action="append", required=True)
+    ap.add_argument("--model", choices=["linux", "rfc", "deaf"], required=True)
+    ap.add_argument("--seconds", type=float, default=30)
+    a = ap.parse_args()
+    v = Vtep(a)
+    end = time.monotonic() + a.seconds
+    while time.monotonic() < end:
+        r, _, _ = select.select([v.sock], [], [], max(0.0, end - time.monotonic()))
+        if r:
+            data, src = v.sock.recvfrom(4096)
+            if a.model != "deaf":
+                v.rx(data, src)
+
+
+main()

@@ -1,0 +1,40 @@
+#!/bin/sh
+# probe.sh GBPPROBE FAKEVTEP GBPDUMP
+# gbpprobe against fakevtep.py on 127.0.0.1 (VTEP) with a flood address on
+# 127.0.0.2: each model's behaviour must come out as the verdicts below,
+# the exit status must follow (4 a failure, 0 none, 1 no answer), and the
+# frames the VTEP sent (-W) must be readable by gbpdump --check.
+probe=$1 fake=$2 gbpdump=$3
+tmp=$(mktemp -d)
+fail=0
+vport=$((30000 + $$ % 20000)) lport=$((30001 + $$ % 20000))
+trap 'kill $fp 2>/dev/null; rm -rf "$tmp"' EXIT
+run() { # model expected-exit "id=verdict ..."
+	python3 "$fake" --listen 127.0.0.1:$vport --remote 127.0.0.1:$lport \
+		--remote 127.0.0.2:$lport --model "$1" --seconds 30 &
+	fp=$!
+	sleep 0.3
+	"$probe" --local 127.0.0.1 --flood-addr 127.0.0.2 --port $vport --listen-port $lport \
+		--target 10.99.0.1 --timeout 300 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
+	rc=$?
+	kill $fp; wait $fp 2>/dev/null
+	[ "$rc" = "$2" ] || { echo "probe.sh: model $1: exit $rc, expected $2" >&2; fail=1; }
+	got=$(jq -r '[.probes[] | "\(.id)=\(.verdict)"] | join(" ")' "$tmp/$1.json")
+	[ "$got" = "$3" ] || { printf 'probe.sh: model %s:\n  got      %s\n  expected %s\n' "$1" "$got" "$3" >&2; fail=1; }
+}
+run linux 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=info rsvd.first-byte-ignored=fail rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=fail rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=fail"
+run rfc 0 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
+run deaf 1 "vxlan.plain-as-group-0=n/a gbp.group-mapped=n/a gbp.policy-applied-set=n/a rsvd.first-byte-ignored=n/a rsvd.second-byte-ignored=n/a rsvd.tail-byte-ignored=n/a rsvd.id-without-g-ignored=n/a learn.control=n/a learn.dont-learn-honoured=n/a"
+# What the fake VTEP sent is conforming VXLAN-GBP but for its source port
+# (below 49152 here): WARN, no MUST.
+"$gbpdump" -r "$tmp/rfc.pcap" --port $vport --port $lport --check >"$tmp/check.txt"
+rc=$?
+grep -q "^gbpdump --check, profile strict: [1-9][0-9]* frames, [1-9][0-9]* VXLAN" "$tmp/check.txt" &&
+	grep -q "^verdict: WARN (0 MUST" "$tmp/check.txt" &&
+	[ $rc = 3 ] || { echo "probe.sh: gbpdump --check on the replies: exit $rc" >&2; cat "$tmp/check.txt" >&2; fail=1; }
+# -w: the probe frames as a capture, nothing sent
+"$probe" -w "$tmp/probe.pcap" --local 192.0.2.1 --target 10.99.0.1 192.0.2.2 >/dev/null || fail=1
+n=$("$gbpdump" -r "$tmp/probe.pcap" -t | wc -l)
+[ "$n" = 17 ] || { echo "probe.sh: -w wrote $n frames, expected 17" >&2; fail=1; }
+[ $fail = 0 ] && echo "probe.sh: ok"
+exit $fail
