@@ -15,7 +15,7 @@ remotes, and one of these receive behaviours (--model):
   deaf       never answers (but reads)
 
 usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
-                   --model linux|rfc|deaf --seconds N
+                   --model linux|rfc|deaf [--seconds N] [--ready FILE]
 """
 import argparse
 import select
@@ -123,8 +123,11 @@ def main():
     ap.add_argument("--remote", action="append", required=True)
     ap.add_argument("--model", choices=["linux", "rfc", "deaf"], required=True)
     ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--ready", help="file to create once listening")
     a = ap.parse_args()
     v = Vtep(a)
+    if a.ready:
+        open(a.ready, "w").close()
     end = time.monotonic() + a.seconds
     while time.monotonic() < end:
         r, _, _ = select.select([v.sock], [], [], max(0.0, end - time.monotonic()))

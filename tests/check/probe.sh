@@ -11,9 +11,10 @@ vport=$((30000 + $$ % 20000)) lport=$((30001 + $$ % 20000))
 trap 'kill $fp 2>/dev/null; rm -rf "$tmp"' EXIT
 run() { # model expected-exit "id=verdict ..."
 	python3 "$fake" --listen 127.0.0.1:$vport --remote 127.0.0.1:$lport \
-		--remote 127.0.0.2:$lport --model "$1" --seconds 30 &
+		--remote 127.0.0.2:$lport --model "$1" --seconds 60 --ready "$tmp/ready.$1" &
 	fp=$!
-	sleep 0.3
+	i=0
+	while [ ! -e "$tmp/ready.$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	"$probe" --local 127.0.0.1 --flood-addr 127.0.0.2 --port $vport --listen-port $lport \
 		--target 10.99.0.1 --timeout 300 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
 	rc=$?
