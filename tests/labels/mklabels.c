@@ -341,11 +341,18 @@ static void write_findings(const char *dir)
 	struct cap c;
 	uint16_t seq = 1;
 
-	/* each finding twice: in the outer header, then in the inner one */
+	/* each finding twice: in the outer header, then in the inner one -
+	 * except cipso.length, inner only: Wireshark 4.0 gives up on an IPv4
+	 * header whose CIPSO option is shorter than 6 bytes (Malformed
+	 * Packet) and would not see the VXLAN frame at all, which the
+	 * project's tshark cross-checks would count as a disagreement; the
+	 * outer case is in the unit tests. */
 	cap_open(&c, dir, "cipso-findings.pcap");
 	for (size_t i = 0; i < N(rules); i++) {
 		cipso_finding(&o, rules[i]);
-		cap_add(&c, f, gbp(f, sizeof(f), 4, &o, 4, NULL, seq++));
+		if (rules[i] != VXGBP_R_CIPSO_LEN)
+			cap_add(&c, f, gbp(f, sizeof(f), 4, &o, 4, NULL, seq));
+		seq++;
 		cap_add(&c, f, gbp(f, sizeof(f), 4, NULL, 4, &o, seq++));
 	}
 	cap_close(&c);
