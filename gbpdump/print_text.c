@@ -255,7 +255,8 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 
 void print_flags(struct gd_out *o, uint16_t flags)
 {
-	uint16_t rsvd = flags & (flags & VXGBP_F_G ? VXGBP_F_RSVD_GBP : VXGBP_F_RSVD_7348);
+	const struct vxgbp_hdr h = { .flags = flags };
+	uint16_t rsvd = vxgbp_hdr_rsvd_flags(&h);
 	int first = 1;
 
 	out_putc(o, '[');

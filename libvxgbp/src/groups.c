@@ -58,10 +58,12 @@ static size_t find(const struct vxgbp_groups *g, uint16_t id)
 int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len,
 			    size_t *col)
 {
-	size_t i = 0, num_at, name_at, name_len, at;
+	size_t i = 0, num_at, name_at, name_len, at, no_col;
 	unsigned long id = 0;
 	int digits = 0;
 
+	if (!col)
+		col = &no_col;
 	*col = 0;
 	while (i < len && is_space(line[i]))
 		i++;

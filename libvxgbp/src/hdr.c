@@ -100,3 +100,8 @@ uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h)
 		f |= VXGBP_RB(VXGBP_R_RSVD_FLAGS);
 	return f;
 }
+
+uint16_t vxgbp_hdr_rsvd_flags(const struct vxgbp_hdr *h)
+{
+	return h->flags & ((h->flags & VXGBP_F_G) ? VXGBP_F_RSVD_GBP : VXGBP_F_RSVD_7348);
+}

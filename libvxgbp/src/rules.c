@@ -90,6 +90,8 @@ const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule)
 
 int vxgbp_rule_lookup(const char *id)
 {
+	if (!id)
+		return VXGBP_E_INVAL;
 	for (unsigned i = 0; i < VXGBP_R__COUNT; i++)
 		if (rules[i].id && strcmp(rules[i].id, id) == 0)
 			return (int)i;

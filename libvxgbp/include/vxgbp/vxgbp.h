@@ -93,6 +93,10 @@ void vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, int has_gbp,
 		    uint16_t group, int dont_learn, int policy_applied);
 /* Header-level findings (VXGBP_RB(rule) bits), stateless. */
 uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h);
+/* The reserved bits of the flag word that are set (bytes 0-1 as in
+ * vxgbp_hdr.flags): with G, everything but G/I/D/A; without G, everything
+ * but I.  0 when none.  The tail byte is h->rsvd. */
+uint16_t vxgbp_hdr_rsvd_flags(const struct vxgbp_hdr *h);
 
 static inline int vxgbp_hdr_has_gbp(const struct vxgbp_hdr *h)
 {
@@ -410,7 +414,8 @@ struct vxgbp_groups {
 void vxgbp_groups_init(struct vxgbp_groups *g, struct vxgbp_group_name *storage,
 		       size_t cap);
 /* Parse one line.  0 (added or blank/comment), VXGBP_E_SYNTAX, VXGBP_E_NOSPACE.
- * On VXGBP_E_SYNTAX *col is the 0-based column of the problem. */
+ * On VXGBP_E_SYNTAX *col (when col is not NULL) is the 0-based column of the
+ * problem. */
 int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len,
 			    size_t *col);
 /* Name for id, or NULL. */
