@@ -18,7 +18,10 @@
 
 #include "reader.h"
 
-#define CHUNK (1u << 20)
+#ifndef GD_READ_CHUNK
+#define GD_READ_CHUNK (1u << 20) /* the fuzz build uses a small one */
+#endif
+#define CHUNK GD_READ_CHUNK
 #define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
 #define PCAP_MAGIC_US 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
@@ -30,6 +33,22 @@ static uint32_t rd32(const uint8_t *b, int swapped)
 	if (swapped)
 		v = (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
 	return v;
+}
+
+/* The largest record libpcap accepts for a link type (its
+ * max_snaplen_for_dlt()): a larger caplen is an error on both paths. */
+static uint32_t max_caplen(int linktype)
+{
+	switch (linktype) {
+	case 231: /* D-Bus */
+		return 128u * 1024 * 1024;
+	case 279: /* EBHSCR */
+		return 8u * 1024 * 1024;
+	case 249: /* USBPcap */
+		return 1024u * 1024;
+	default:
+		return 262144;
+	}
 }
 
 /* Read until buf holds at least want bytes after pos (or EOF).  Returns
@@ -139,6 +158,10 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 	}
 	r->fp = NULL; /* libpcap closes it */
 	r->linktype = pcap_datalink(r->pc);
+	/* pcap_datalink() gives DLT values; libvxgbp and the fast path use
+	 * the file's LINKTYPE values, which differ only for raw IP here */
+	if (r->linktype == DLT_RAW)
+		r->linktype = 101; /* LINKTYPE_RAW */
 	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
 	r->nsec_res = 1;
 	return 0;
@@ -201,10 +224,32 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 		reader_close(r);
 		return -1;
 	}
+	{
+		/* Version 2.3 and older wrote caplen and len the other way
+		 * round; libpcap swaps them back (always before 2.3, when they
+		 * look swapped in 2.3, always in the odd major 543), so do we. */
+		uint32_t v = rd32(h + 4, r->swapped);
+		unsigned major = r->swapped ? v >> 16 : v & 0xffff;
+		unsigned minor = r->swapped ? v & 0xffff : v >> 16;
+
+		if (major < 2) {
+			snprintf(errbuf, GD_ERRBUF, "%s: pcap format version %u.%u is too old "
+				 "to read (offset 4)", r->name, major, minor);
+			reader_close(r);
+			return -1;
+		}
+		r->len_swap = (major == 2 && minor < 3) || major == 543 ? 2
+			      : major == 2 && minor == 3 ? 1 : 0;
+	}
 	r->fast = 1;
 	r->nsec_res = rd32(h, r->swapped) == PCAP_MAGIC_NS;
 	r->snaplen = rd32(h + 16, r->swapped);
 	r->linktype = (int)(rd32(h + 20, r->swapped) & 0xffff);
+	/* As libpcap does, so both paths deliver the same records: a snap
+	 * length of 0 or beyond what the link type allows means that maximum. */
+	r->maxcap = max_caplen(r->linktype);
+	if (r->snaplen == 0 || r->snaplen > r->maxcap)
+		r->snaplen = r->maxcap;
 	r->pos = 24;
 	return 0;
 }
@@ -256,7 +301,7 @@ int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf)
 static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	const uint8_t *h;
-	uint32_t caplen, frac;
+	uint32_t caplen, wirelen, frac;
 	uint64_t off;
 
 	if (fill(r, 16, errbuf) < 0)
@@ -275,12 +320,19 @@ static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	}
 	h = r->buf + r->pos;
 	caplen = rd32(h + 8, r->swapped);
-	if (caplen > MAX_RECORD || (caplen > r->snaplen && caplen > 262144)) {
+	wirelen = rd32(h + 12, r->swapped);
+	if (r->len_swap == 2 || (r->len_swap == 1 && caplen > wirelen)) {
+		uint32_t t = caplen;
+
+		caplen = wirelen;
+		wirelen = t;
+	}
+	if (caplen > MAX_RECORD || caplen > r->maxcap) {
 		snprintf(errbuf, GD_ERRBUF,
 			 "%s: frame %llu at offset %llu: record claims %u bytes, more than the "
-			 "snap length %u allows",
+			 "%u a capture of link type %d may hold",
 			 r->name, (unsigned long long)r->count + 1, (unsigned long long)off,
-			 caplen, r->snaplen);
+			 caplen, r->maxcap, r->linktype);
 		r->pos = r->end;
 		r->eof = 1;
 		return -1;
@@ -303,10 +355,12 @@ static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	if (!r->nsec_res)
 		frac = frac < 1000000 ? frac * 1000 : 999999999;
 	rec->nsec = frac < 1000000000 ? frac : 999999999;
-	rec->caplen = caplen;
-	rec->wirelen = rd32(h + 12, r->swapped);
-	if (rec->wirelen < caplen)
-		rec->wirelen = caplen;
+	/* A record longer than the file's snap length is cut to it, the rest
+	 * skipped (what libpcap does, so -r and --libpcap agree). */
+	rec->caplen = caplen > r->snaplen ? r->snaplen : caplen;
+	rec->wirelen = wirelen;
+	if (rec->wirelen < rec->caplen)
+		rec->wirelen = rec->caplen;
 	rec->data = h + 16;
 	rec->off = off;
 	r->pos += 16 + (size_t)caplen;
@@ -333,9 +387,18 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	}
 	rec->no = ++r->count;
 	rec->sec = ph->ts.tv_sec;
-	rec->nsec = r->nsec_res ? (uint32_t)ph->ts.tv_usec : (uint32_t)ph->ts.tv_usec * 1000u;
-	if (rec->nsec > 999999999)
-		rec->nsec = 999999999;
+	/* libpcap reads a classic record's seconds as signed 32 bits; the
+	 * format (and the fast path) has them unsigned: 2^31 s is 2038, not
+	 * 1901. */
+	if (rec->sec < 0 && rec->sec >= INT32_MIN)
+		rec->sec += (int64_t)1 << 32;
+	{
+		/* clamp before narrowing: a hostile fraction times 1000 does not
+		 * fit 32 bits (and must clamp as on the fast path) */
+		uint64_t ns = (uint64_t)ph->ts.tv_usec * (r->nsec_res ? 1u : 1000u);
+
+		rec->nsec = ns > 999999999 ? 999999999 : (uint32_t)ns;
+	}
 	rec->caplen = ph->caplen;
 	rec->wirelen = ph->len < ph->caplen ? ph->caplen : ph->len;
 	rec->data = data;

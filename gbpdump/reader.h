@@ -30,12 +30,14 @@ struct gd_rec {
 struct gd_reader {
 	const char *name;   /* for messages */
 	int linktype;
-	uint32_t snaplen;
+	uint32_t snaplen;   /* as libpcap reports it (0 or too large: the maximum) */
+	uint32_t maxcap;    /* fast path: largest record the link type allows */
 	int nsec_res;       /* 1: the file has nanosecond timestamps */
 	int fast;           /* 1: fast classic-pcap path */
 	/* fast path */
 	int fd;
 	int swapped;
+	int len_swap;       /* old formats: 1 caplen/len maybe swapped, 2 always */
 	uint8_t *buf;
 	size_t cap, pos, end;
 	uint64_t buf_off;   /* file offset of buf[0] */

@@ -1,0 +1,38 @@
+#!/bin/sh
+# paths-agree.sh GBPDUMP FIXTURES
+# The fast classic-pcap reader and libpcap (--libpcap) must give identical
+# output and exit status on every fixture and every regression capture, in
+# every output mode; and reading standard input must equal reading the file.
+set -u
+gd=$1 fix=$2
+fails=0 n=0
+tmp=${TMPDIR:-/tmp}/paths-agree.$$
+mkdir -p "$tmp"
+for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
+	[ -f "$cap" ] || continue
+	for opts in "-tt" "-tt -v -e" "--json" "--stats" "--stats --json"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$gd" -r "$cap" $opts >"$tmp/a" 2>"$tmp/ea"; ra=$?
+		# shellcheck disable=SC2086
+		timeout 20 "$gd" -r "$cap" --libpcap $opts >"$tmp/b" 2>"$tmp/eb"; rb=$?
+		# shellcheck disable=SC2086
+		timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
+		n=$((n + 1))
+		if [ $ra != $rb ] || ! cmp -s "$tmp/a" "$tmp/b"; then
+			echo "FAIL $cap $opts: fast reader (exit $ra) and --libpcap (exit $rb) differ:"
+			diff "$tmp/a" "$tmp/b" | head -n 6
+			fails=$((fails + 1))
+		elif [ $ra != $rc ] || ! cmp -s "$tmp/a" "$tmp/c"; then
+			echo "FAIL $cap $opts: -r FILE (exit $ra) and -r - (exit $rc) differ"
+			fails=$((fails + 1))
+		fi
+		# the fast path names file, frame and offset on a bad record
+		if [ $ra = 1 ] && ! grep -Eq "^gbpdump: .*: frame [0-9]+ at offset [0-9]+: " "$tmp/ea"; then
+			echo "FAIL $cap $opts: error without frame and offset: $(cat "$tmp/ea")"
+			fails=$((fails + 1))
+		fi
+	done
+done
+rm -rf "$tmp"
+echo "paths-agree.sh: $n comparisons, $fails failure(s)"
+[ $fails = 0 ] && [ $n -gt 0 ]
