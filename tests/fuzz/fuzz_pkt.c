@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * fuzz_pkt.c - libFuzzer harness for the whole-frame parser.
+ *
+ * Input: one option byte, then the frame.  Option byte: bits 0-2 pick the
+ * link type, bit 3 skips checksums, bit 4 adds UDP port 4790 as VXLAN,
+ * bit 5 drops the default ports, bit 6 makes the wire length larger than
+ * the capture.  The frame is copied into a buffer of exactly its size so
+ * AddressSanitizer sees any read past it.  Every offset the parser reports
+ * must lie inside the frame.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <vxgbp/vxgbp.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const int links[8] = {
+	VXGBP_LINK_ETHERNET, VXGBP_LINK_NULL, VXGBP_LINK_RAW, VXGBP_LINK_LINUX_SLL,
+	VXGBP_LINK_IPV4, VXGBP_LINK_IPV6, VXGBP_LINK_LINUX_SLL2, 147 /* unknown */
+};
+
+static void in_frame(const uint8_t *f, size_t n, const void *ptr, size_t len)
+{
+	const uint8_t *q = ptr;
+
+	if (!q)
+		return;
+	if (q < f || q + len > f + n)
+		abort();
+}
+
+static void check_off(int off, size_t n)
+{
+	if (off < -1 || (off >= 0 && (size_t)off > n))
+		abort();
+}
+
+static void check_layers(const uint8_t *f, size_t n, const struct vxgbp_layers *ls)
+{
+	size_t alen = ls->l3.version == 6 ? 16 : 4;
+
+	check_off(ls->l2.off, n);
+	check_off(ls->l3.off, n);
+	check_off(ls->l4.off, n);
+	check_off(ls->l3.opt_off, n);
+	check_off(ls->l3.cipso_off, n);
+	check_off(ls->l3.calipso_off, n);
+	in_frame(f, n, ls->l2.dst, 6);
+	in_frame(f, n, ls->l2.src, 6);
+	if (ls->l3.off >= 0 && ls->l3.version) {
+		in_frame(f, n, ls->l3.src, alen);
+		in_frame(f, n, ls->l3.dst, alen);
+	}
+	in_frame(f, n, ls->l3.arp_spa, 4);
+	in_frame(f, n, ls->l3.arp_tpa, 4);
+	if (ls->l3.cipso_off >= 0 && (size_t)ls->l3.cipso_off + ls->l3.cipso_len > n)
+		abort();
+	if (ls->l3.calipso_off >= 0 && (size_t)ls->l3.calipso_off + ls->l3.calipso_len > n)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p;
+	uint8_t *f;
+	size_t n, wire;
+	int r;
+
+	if (size < 1)
+		return 0;
+	n = size - 1;
+	vxgbp_parse_opts_init(&o);
+	o.linktype = links[data[0] & 7];
+	if (data[0] & 0x20)
+		o.flags |= VXGBP_PARSE_NO_DEFAULT_PORTS;
+	if (data[0] & 0x08)
+		o.flags |= VXGBP_PARSE_NO_CSUM;
+	if (data[0] & 0x10)
+		vxgbp_parse_opts_add_port(&o, 4790);
+	wire = data[0] & 0x40 ? n + 100 : n;
+	if (!(f = malloc(n ? n : 1)))
+		return 0;
+	memcpy(f, data + 1, n);
+	r = vxgbp_pkt_parse(&p, f, n, wire, &o);
+	if (r != p.err || (r && (!p.err_layer || p.err_off < 0 || (size_t)p.err_off > n)))
+		abort();
+	if (r != 0 && r != VXGBP_E_TRUNCATED && r != VXGBP_E_MALFORMED &&
+	    r != VXGBP_E_UNSUPPORTED)
+		abort();
+	check_layers(f, n, &p.outer);
+	check_layers(f, n, &p.inner);
+	check_off(p.vxlan_off, n);
+	if (p.have & VXGBP_HAVE_VXLAN) {
+		struct vxgbp_hdr h;
+
+		if (p.vxlan_off < 0 || (size_t)p.vxlan_off + VXGBP_HDR_LEN > n)
+			abort();
+		/* the decoded header is the one at vxlan_off */
+		vxgbp_hdr_decode(&h, f + p.vxlan_off, VXGBP_HDR_LEN);
+		if (memcmp(&h, &p.vx, sizeof(h)) && (h.flags != p.vx.flags || h.group != p.vx.group ||
+						      h.vni != p.vx.vni || h.rsvd != p.vx.rsvd))
+			abort();
+	}
+	/* the label parsers on what the frame parser located */
+	for (int lvl = 0; lvl < 2; lvl++) {
+		const struct vxgbp_l3 *l3 = lvl ? &p.inner.l3 : &p.outer.l3;
+
+		if (l3->cipso_off >= 0) {
+			struct vxgbp_cipso c;
+
+			vxgbp_cipso_parse(&c, f + l3->cipso_off, n - (size_t)l3->cipso_off);
+		}
+		if (l3->calipso_off >= 0) {
+			struct vxgbp_calipso c;
+
+			vxgbp_calipso_parse(&c, f + l3->calipso_off, n - (size_t)l3->calipso_off);
+		}
+	}
+	free(f);
+	return 0;
+}
