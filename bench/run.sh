@@ -1,0 +1,238 @@
+#!/bin/bash
+# bench/run.sh - gbpdump against cat, tcpdump and tshark on the same captures.
+#
+#   bench/run.sh [--bin DIR] [--dir DIR] [--frames N] [--runs R] [--quick]
+#                [--memory] [--callgrind] [--no-tshark] [--results FILE]
+#
+# --bin DIR     where gbpdump, gbpgen and vxgbp_microbench are (build-perf/bin)
+# --dir DIR     where the generated captures go (/var/tmp/vxgbp-bench); they
+#               are made once with gbpgen and kept (never commit them)
+# --frames N    frames in the flow-pool capture (1000000)
+# --runs R      timed runs of each fast command; the median is reported (5);
+#               tcpdump gets min(R,3) runs, tshark 1
+# --quick       100,000 frames, one run each, no tshark, no distinct-address
+#               capture: a smoke test (ctest bench.quick) that checks the
+#               commands work and agree, never how fast they are
+# --memory      also compare peak RSS on a 10x larger capture (10M frames,
+#               about 6 GB in --dir)
+# --callgrind   instructions per frame (valgrind --tool=callgrind) of gbpdump
+#               text, --json, --stats and --libpcap on a 100,000-frame capture
+# --results F   also write the tables (markdown) to F
+#
+# Captures (gbpgen): "pool" = N frames over 10,000 flows (inner source
+# addresses), a mix of TCP (1000-byte payload, 40%), UDP (300, 30%) and ICMP
+# (56, 30%) inner frames in VXLAN-GBP with three VNIs and groups: 604 bytes a
+# frame on average.  "distinct" = 100,000 frames, every one from a new inner
+# address (tcpdump's slow case).  Times are wall-clock medians with the page
+# cache warm and output to /dev/null; peak RSS from /usr/bin/time.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$here/../build-perf/bin
+dir=/var/tmp/vxgbp-bench
+frames=1000000 runs=5 quick=0 memory=0 callgrind=0 tshark=1 results=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bin) bin=$2; shift ;;
+	--dir) dir=$2; shift ;;
+	--frames) frames=$2; shift ;;
+	--runs) runs=$2; shift ;;
+	--quick) quick=1 ;;
+	--memory) memory=1 ;;
+	--callgrind) callgrind=1 ;;
+	--no-tshark) tshark=0 ;;
+	--results) results=$2; shift ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ $quick = 1 ]; then
+	frames=100000 runs=1 tshark=0
+fi
+gd=$bin/gbpdump gen=$bin/gbpgen micro=$bin/vxgbp_microbench
+for t in "$gd" "$gen"; do
+	[ -x "$t" ] || { echo "run.sh: $t missing (build first; --bin DIR)" >&2; exit 2; }
+done
+mkdir -p "$dir" || exit 2
+have() { command -v "$1" >/dev/null 2>&1; }
+TIME=/usr/bin/time
+[ -x $TIME ] || { echo "run.sh: /usr/bin/time missing (Debian package time)" >&2; exit 2; }
+out=$(mktemp)
+trap 'rm -f "$out" "$out".*' EXIT
+say() { echo "$@"; echo "$@" >>"$out"; }
+
+# make_pool FILE N [--pcapng]: the flow-pool capture
+make_pool() {
+	local f=$1 n=$2 a b c
+	shift 2
+	[ -s "$f" ] && return 0
+	a=$((n * 4 / 10)) b=$((n * 3 / 10))
+	c=$((n - a - b))
+	"$gen" -w "$f.tmp" --force "$@" \
+		"count=$a flows=10000 vni=100 gbp=512 proto=tcp payload=1000 step=1000" \
+		"count=$b flows=10000 vni=200 gbp=768 d=1 proto=udp payload=300 step=1000 time=1700100000" \
+		"count=$c flows=10000 vni=300 gbp=1024 a=1 proto=icmp payload=56 step=1000 time=1700200000" \
+		&& mv "$f.tmp" "$f"
+}
+make_distinct() {
+	local f=$1 n=$2
+	[ -s "$f" ] && return 0
+	"$gen" -w "$f.tmp" --force "count=$n flows=$n vni=100 gbp=512 proto=udp payload=508 step=1000" \
+		&& mv "$f.tmp" "$f"
+}
+
+# run_one NAME NRUNS FRAMES BYTES CMD...: median wall time and peak RSS;
+# appends "name secs rss_kb" to $out.rows
+run_one() {
+	local name=$1 n=$2 nf=$3 nb=$4 i t0 t1 rss
+	shift 4
+	local times=()
+	for ((i = 0; i < n; i++)); do
+		t0=$(date +%s%N)
+		$TIME -f %M -o "$out.rss" "$@" >/dev/null 2>"$out.err"
+		local rc=$?
+		t1=$(date +%s%N)
+		if [ $rc -ne 0 ]; then
+			echo "run.sh: '$*' failed (exit $rc): $(tail -n 2 "$out.err")" >&2
+			return 1
+		fi
+		times+=($(((t1 - t0) / 1000)))
+		rss=$(tail -n 1 "$out.rss")
+	done
+	local med
+	med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+	echo "$name|$med|$rss|$nf|$nb|$*" >>"$out.rows"
+}
+
+# table TITLE: print the rows collected in $out.rows as a markdown table
+table() {
+	local title=$1
+	local ref_tcp ref_cat
+	ref_tcp=$(awk -F'|' '$1=="tcpdump -nr"{print $2}' "$out.rows")
+	ref_cat=$(awk -F'|' '$1=="cat"{print $2}' "$out.rows")
+	say ""
+	say "### $title"
+	say ""
+	say "| tool | time (s) | frames/s | MB/s | vs tcpdump -nr | vs cat | peak RSS (MB) |"
+	say "|---|---:|---:|---:|---:|---:|---:|"
+	awk -F'|' -v tcp="${ref_tcp:-0}" -v cat="${ref_cat:-0}" '{
+		s = $2 / 1e6
+		fps = s > 0 ? $4 / s : 0
+		mbs = s > 0 ? $5 / 1e6 / s : 0
+		vt = (tcp > 0 && $2 > 0) ? sprintf("%.1fx faster", tcp / $2) : "-"
+		if ($1 == "tcpdump -nr") vt = "1"
+		vc = (cat > 0) ? sprintf("%.2fx cat", $2 / cat) : "-"
+		printf "| `%s` | %.3f | %.0f | %.0f | %s | %s | %.1f |\n", $1, s, fps, mbs, vt, vc, $3 / 1024
+	}' "$out.rows" | tee -a "$out"
+	rm -f "$out.rows"
+}
+
+pool=$dir/pool-$frames.pcap
+poolng=$dir/pool-$frames.pcapng
+say "## gbpdump bench ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -r))"
+say ""
+say "gbpdump: $("$gd" --version | head -n 1)"
+have tcpdump && say "tcpdump: $(tcpdump --version 2>&1 | head -n 1)"
+have tshark && [ $tshark = 1 ] && say "tshark: $(tshark --version 2>/dev/null | head -n 1)"
+make_pool "$pool" "$frames" || exit 2
+make_pool "$poolng" "$frames" --pcapng || exit 2
+bytes=$(stat -c %s "$pool")
+bytesng=$(stat -c %s "$poolng")
+say "capture: $pool, $frames frames, $bytes bytes ($((bytes / frames - 16)) bytes a frame on average with the 16-byte record header excluded)"
+cat "$pool" "$poolng" >/dev/null # warm the page cache
+
+# Sanity (every mode): both readers and stdin agree, every frame printed.
+lines=$("$gd" -r "$pool" | wc -l)
+[ "$lines" = "$frames" ] || { echo "run.sh: gbpdump printed $lines lines for $frames frames" >&2; exit 1; }
+sa=$("$gd" -r "$pool" | cksum) sb=$("$gd" -r "$pool" --libpcap | cksum) sc=$("$gd" -r - <"$pool" | cksum)
+[ "$sa" = "$sb" ] && [ "$sa" = "$sc" ] || { echo "run.sh: fast, --libpcap and stdin outputs differ" >&2; exit 1; }
+[ "$("$gd" -r "$pool" --json | wc -l)" = "$frames" ] || { echo "run.sh: --json line count" >&2; exit 1; }
+
+slow=$((runs < 3 ? runs : 3))
+run_one "cat" "$runs" "$frames" "$bytes" cat "$pool"
+run_one "gbpdump -r" "$runs" "$frames" "$bytes" "$gd" -r "$pool"
+run_one "gbpdump -r --json" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --json
+run_one "gbpdump -r --stats" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --stats
+run_one "gbpdump -r --libpcap" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
+run_one "gbpdump -r - (stdin)" "$runs" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
+run_one "gbpdump -r FILE.pcapng" "$runs" "$frames" "$bytesng" "$gd" -r "$poolng"
+run_one "gbpdump -r FILE.pcapng --stats" "$runs" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
+if have tcpdump; then
+	run_one "tcpdump -nr" "$slow" "$frames" "$bytes" tcpdump -nr "$pool"
+	run_one "TZ=UTC tcpdump -nr" "$slow" "$frames" "$bytes" env TZ=UTC tcpdump -nr "$pool"
+fi
+if have tshark && [ $tshark = 1 ]; then
+	run_one "tshark -r" 1 "$frames" "$bytes" tshark -r "$pool"
+fi
+tshark_s=$(awk -F'|' '$1=="tshark -r"{print $2}' "$out.rows")
+text_s=$(awk -F'|' '$1=="gbpdump -r"{print $2}' "$out.rows")
+json_s=$(awk -F'|' '$1=="gbpdump -r --json"{print $2}' "$out.rows")
+stats_s=$(awk -F'|' '$1=="gbpdump -r --stats"{print $2}' "$out.rows")
+tcp_s=$(awk -F'|' '$1=="tcpdump -nr"{print $2}' "$out.rows")
+cat_s=$(awk -F'|' '$1=="cat"{print $2}' "$out.rows")
+table "Flow pool: $frames frames, 10,000 flows, $((bytes / 1000000)) MB (medians of $runs runs; tcpdump $slow, tshark 1)"
+say ""
+say "Targets (issue 6):"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
+[ -n "$tcp_s" ] && say "- text vs tcpdump -nr: $(ratio "$tcp_s" "$text_s")x faster (target >= 15x)"
+[ -n "$tshark_s" ] && say "- text vs tshark -r: $(ratio "$tshark_s" "$text_s")x faster (target >= 200x)"
+[ -n "$tcp_s" ] && say "- --json vs tcpdump -nr: $(ratio "$tcp_s" "$json_s")x faster (target >= 10x)"
+say "- --stats vs cat: $(ratio "$stats_s" "$cat_s")x the time of cat (target <= 2x)"
+
+if [ $quick = 0 ]; then
+	dist=$dir/distinct-100000.pcap
+	make_distinct "$dist" 100000 || exit 2
+	dbytes=$(stat -c %s "$dist")
+	cat "$dist" >/dev/null
+	run_one "cat" "$runs" 100000 "$dbytes" cat "$dist"
+	run_one "gbpdump -r" "$runs" 100000 "$dbytes" "$gd" -r "$dist"
+	run_one "gbpdump -r --json" "$runs" 100000 "$dbytes" "$gd" -r "$dist" --json
+	run_one "gbpdump -r --stats" "$runs" 100000 "$dbytes" "$gd" -r "$dist" --stats
+	have tcpdump && run_one "tcpdump -nr" 1 100000 "$dbytes" tcpdump -nr "$dist"
+	have tshark && [ $tshark = 1 ] && run_one "tshark -r" 1 100000 "$dbytes" tshark -r "$dist"
+	table "All-distinct inner addresses: 100,000 frames, $((dbytes / 1000000)) MB (medians of $runs runs; tcpdump and tshark 1)"
+fi
+
+if [ $memory = 1 ]; then
+	big=$((frames * 10))
+	bigf=$dir/pool-$big.pcap
+	make_pool "$bigf" "$big" || exit 2
+	bb=$(stat -c %s "$bigf")
+	run_one "gbpdump -r ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool"
+	run_one "gbpdump -r ($big frames)" 1 "$big" "$bb" "$gd" -r "$bigf"
+	run_one "gbpdump -r --json ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool" --json
+	run_one "gbpdump -r --json ($big frames)" 1 "$big" "$bb" "$gd" -r "$bigf" --json
+	run_one "gbpdump -r --stats ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool" --stats
+	run_one "gbpdump -r --stats ($big frames)" 1 "$big" "$bb" "$gd" -r "$bigf" --stats
+	run_one "gbpdump -r --libpcap ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool" --libpcap
+	run_one "gbpdump -r --libpcap ($big frames)" 1 "$big" "$bb" "$gd" -r "$bigf" --libpcap
+	table "Memory: $frames vs $big frames (one run each; same flows and groups, so --stats tables are the same size)"
+fi
+
+if [ -x "$micro" ]; then
+	say ""
+	say "### libvxgbp micro-benchmark ($micro $pool)"
+	say ""
+	"$micro" "$pool" $([ $quick = 1 ] && echo --quick) | sed 's/^/    /' | tee -a "$out"
+fi
+
+if [ $callgrind = 1 ] && have valgrind; then
+	small=$dir/pool-100000.pcap
+	make_pool "$small" 100000 || exit 2
+	say ""
+	say "### Instructions per frame (callgrind, $small, 100,000 frames; includes start-up)"
+	say ""
+	say "| command | instructions | per frame |"
+	say "|---|---:|---:|"
+	for opts in "" "--json" "--stats" "--libpcap"; do
+		# shellcheck disable=SC2086
+		ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$gd" -r "$small" $opts \
+			2>&1 >/dev/null | sed -n 's/.*Collected : *//p')
+		say "| \`gbpdump -r $opts\` | $ir | $((ir / 100000)) |"
+	done
+fi
+
+if [ -n "$results" ]; then
+	cp "$out" "$results"
+	echo "run.sh: tables written to $results"
+fi
