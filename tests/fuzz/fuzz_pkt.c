@@ -104,6 +104,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						      h.vni != p.vx.vni || h.rsvd != p.vx.rsvd))
 			abort();
 	}
+	/* the parser's fast checksums agree with the plain RFC 1071 helper */
+	if (p.udp_csum_ok >= 0) {
+		const struct vxgbp_l3 *l3 = &p.outer.l3;
+		size_t alen = l3->version == 6 ? 16 : 4;
+		uint8_t ph[8] = { 0, 0, 0, 0, (uint8_t)(p.outer.l4.len >> 8),
+				  (uint8_t)p.outer.l4.len, 0, 17 };
+		uint32_t sum;
+
+		if (p.outer.l4.off < 0 || (size_t)p.outer.l4.off + p.outer.l4.len > n)
+			abort();
+		sum = vxgbp_csum_add(0, l3->src, alen);
+		sum = vxgbp_csum_add(sum, l3->dst, alen);
+		sum = vxgbp_csum_add(sum, ph, 8);
+		sum = vxgbp_csum_add(sum, f + p.outer.l4.off, p.outer.l4.len);
+		if ((vxgbp_csum_fold(sum) == 0) != p.udp_csum_ok)
+			abort();
+	}
+	if (p.ip_csum_ok >= 0 && p.outer.l3.version == 4 &&
+	    (vxgbp_csum_fold(vxgbp_csum_add(0, f + p.outer.l3.off, p.outer.l3.hdr_len)) == 0) !=
+		    p.ip_csum_ok)
+		abort();
 	/* the label parsers on what the frame parser located */
 	for (int lvl = 0; lvl < 2; lvl++) {
 		const struct vxgbp_l3 *l3 = lvl ? &p.inner.l3 : &p.outer.l3;
