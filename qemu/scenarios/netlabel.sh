@@ -9,6 +9,8 @@
 #   cipsov4 pass doi:17 tags:2   -> 198.51.100.0/28 on vx0     (VXLAN-GBP, group 0x200)
 #   calipso pass doi:16          -> 2001:db8:1::12 (underlay) and
 #                                   2001:db8:100::/64 on vx0   (overlay)
+#   cipsov4 pass doi:19 tags:1   -> h2's 192.0.2.19, a DOI only h1 knows:
+#                                   h2 must answer ICMP parameter problem
 # everything else unlabelled (the barriers stay clean).  h1 sends UDP from a
 # process running at user_u:base_r:base_t:s1:c0.c1; the host
 # (netlabel.host) cross-checks the captured options byte for byte with
@@ -53,10 +55,12 @@ underlay_up
 if [ "$ROLE" = h2 ]; then
 	ip addr add 192.0.2.12/32 dev eth0
 	ip addr add 192.0.2.102/32 dev eth0
+	ip addr add 192.0.2.19/32 dev eth0
 	ip addr add 2001:db8:1::12/128 dev eth0 nodad
 else
 	ip route add 192.0.2.12/32 dev eth0
 	ip route add 192.0.2.102/32 dev eth0
+	ip route add 192.0.2.19/32 dev eth0
 	ip -6 route add 2001:db8:1::12/128 dev eth0
 fi
 # the overlay's group: skb->mark 0x200 -> VXLAN-GBP group 512
@@ -69,10 +73,12 @@ nl cipsov4 add pass doi:16 tags:1
 nl cipsov4 add pass doi:17 tags:2
 nl cipsov4 add pass doi:18 tags:5
 nl calipso add pass doi:16
+[ "$ROLE" = h1 ] && nl cipsov4 add pass doi:19 tags:1
 nl map del default
 nl map add default address:192.0.2.12/32 protocol:cipso,16
 nl map add default address:192.0.2.102/32 protocol:cipso,18
 nl map add default address:198.51.100.0/28 protocol:cipso,17
+[ "$ROLE" = h1 ] && nl map add default address:192.0.2.19/32 protocol:cipso,19
 nl map add default address:2001:db8:1::12/128 protocol:calipso,16
 nl map add default address:2001:db8:100::/64 protocol:calipso,16
 nl map add default address:0.0.0.0/0 protocol:unlbl
@@ -86,7 +92,7 @@ barrier configured
 
 # --- labelled traffic (h1, at s1:c0.c1) ---------------------------------------
 if [ "$ROLE" = h1 ]; then
-	for dst in 192.0.2.12 192.0.2.102 198.51.100.2 2001:db8:1::12 2001:db8:100::2; do
+	for dst in 192.0.2.12 192.0.2.102 198.51.100.2 2001:db8:1::12 2001:db8:100::2 192.0.2.19; do
 		(
 			printf '%s' "$CTX" >/proc/self/attr/exec
 			exec bash -c "cat /proc/self/attr/current | tr -d '\\0'; echo; for i in 1 2 3; do echo labelled >/dev/udp/$dst/7; done"
