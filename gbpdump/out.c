@@ -37,7 +37,7 @@ int out_flush(struct gd_out *o)
 	return o->err ? -1 : 0;
 }
 
-void out_write(struct gd_out *o, const char *s, size_t n)
+void out_write_slow(struct gd_out *o, const char *s, size_t n)
 {
 	while (n) {
 		size_t room = GD_OUT_CAP - o->len, k = n < room ? n : room;
@@ -51,12 +51,7 @@ void out_write(struct gd_out *o, const char *s, size_t n)
 	}
 }
 
-void out_str(struct gd_out *o, const char *s)
-{
-	out_write(o, s, strlen(s));
-}
-
-void out_u64(struct gd_out *o, uint64_t v)
+void out_u64_slow(struct gd_out *o, uint64_t v)
 {
 	char t[20];
 	int n = 0;
@@ -133,7 +128,17 @@ void out_json_str(struct gd_out *o, const char *s)
 void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
 {
 	char b[64];
-	int n = vxgbp_addr_format(b, sizeof(b), a, len);
+	int n;
+
+	if (GD_OUT_CAP - o->len >= 64) { /* straight into the buffer */
+		n = vxgbp_addr_format(o->buf + o->len, 64, a, len);
+		if (n > 0)
+			o->len += (size_t)n;
+		else
+			o->buf[o->len++] = '?';
+		return;
+	}
+	n = vxgbp_addr_format(b, sizeof(b), a, len);
 
 	if (n > 0)
 		out_write(o, b, (size_t)n);
@@ -144,6 +149,11 @@ void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
 void out_mac(struct gd_out *o, const uint8_t *mac)
 {
 	char b[18];
+
+	if (GD_OUT_CAP - o->len >= 18 && vxgbp_mac_format(o->buf + o->len, 18, mac) == 17) {
+		o->len += 17;
+		return;
+	}
 
 	if (vxgbp_mac_format(b, sizeof(b), mac) == 17)
 		out_write(o, b, 17);

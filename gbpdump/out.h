@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define GD_OUT_CAP (256 * 1024)
 
@@ -21,9 +22,9 @@ struct gd_out {
 
 void out_init(struct gd_out *o, int fd);
 int out_flush(struct gd_out *o);
-void out_write(struct gd_out *o, const char *s, size_t n);
-void out_str(struct gd_out *o, const char *s);
-void out_u64(struct gd_out *o, uint64_t v);
+/* out_write when the buffer may fill up (the inline out_write calls it) */
+void out_write_slow(struct gd_out *o, const char *s, size_t n);
+void out_u64_slow(struct gd_out *o, uint64_t v);
 void out_i64(struct gd_out *o, int64_t v);
 /* lower-case hex, at least min_digits digits, no "0x" */
 void out_hex(struct gd_out *o, uint64_t v, int min_digits);
@@ -42,6 +43,53 @@ static inline void out_putc(struct gd_out *o, char c)
 	if (o->len == GD_OUT_CAP)
 		out_flush(o);
 	o->buf[o->len++] = c;
+}
+
+/* The per-frame fast paths are inline: a copy into the buffer when it has
+ * room (the common case), out of line only when it must be written out.
+ * out_str of a string literal then costs a fixed-size copy: the compiler
+ * knows its length. */
+static inline void out_write(struct gd_out *o, const char *s, size_t n)
+{
+	if (n <= GD_OUT_CAP - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		out_write_slow(o, s, n);
+	}
+}
+
+static inline void out_str(struct gd_out *o, const char *s)
+{
+	out_write(o, s, strlen(s));
+}
+
+/* Decimal, written straight into the buffer when 20 bytes fit. */
+static inline void out_u64(struct gd_out *o, uint64_t v)
+{
+	char *p, *q;
+
+	if (GD_OUT_CAP - o->len < 20) {
+		out_u64_slow(o, v);
+		return;
+	}
+	if (v < 10) {
+		o->buf[o->len++] = (char)('0' + v);
+		return;
+	}
+	p = o->buf + o->len;
+	q = p;
+	do {
+		*q++ = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	o->len += (size_t)(q - p);
+	for (q--; p < q; p++, q--) { /* the digits came out backwards */
+		char t = *p;
+
+		*p = *q;
+		*q = t;
+	}
 }
 
 #endif /* GBPDUMP_OUT_H */
