@@ -287,10 +287,12 @@ void print_flags(struct gd_out *o, uint16_t flags)
 
 static void print_findings(struct gd_out *o, uint64_t f, int all)
 {
-	for (unsigned r = 0; r < VXGBP_R__COUNT; r++) {
+	/* only the set bits, lowest rule first (most frames have none) */
+	for (; f; f &= f - 1) {
+		unsigned r = (unsigned)__builtin_ctzll(f);
 		const struct vxgbp_rule_info *ri;
 
-		if (!(f & VXGBP_RB(r)) || !(ri = vxgbp_rule_get(r)))
+		if (r >= VXGBP_R__COUNT || !(ri = vxgbp_rule_get(r)))
 			continue;
 		if (!all && ri->level != VXGBP_LEVEL_MUST)
 			continue;
