@@ -878,6 +878,65 @@ START_TEST(guard_frames)
 }
 END_TEST
 
+/* Random options (and random IPv4 option areas in whole frames) against the
+ * guard page: no crash, no read past the end, consistent results. */
+START_TEST(guard_random)
+{
+	uint8_t b[300], frame[256];
+
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t n = rnd() % sizeof(b);
+		const uint8_t *p;
+		struct vxgbp_cipso c;
+		struct vxgbp_calipso l;
+		char s[8192];
+		int r;
+
+		for (size_t i = 0; i < n; i++)
+			b[i] = (uint8_t)rnd();
+		if (n > 0)
+			b[0] = iter % 2 ? VXGBP_CIPSO_OPT : VXGBP_CALIPSO_OPT;
+		if (n > 1 && rnd() % 2) /* a plausible length more often */
+			b[1] = (uint8_t)(rnd() % (n + 1));
+		if (n > 7 && iter % 2)   /* tag-like bytes */
+			b[6] = (uint8_t)(1 + rnd() % 7);
+		p = guard_place(&g, b, n);
+		if (iter % 2) {
+			r = vxgbp_cipso_parse(&c, p, n);
+			if (r > 0) {
+				ck_assert_int_le(r, (int)n);
+				ck_assert_uint_le(c.n_tags, VXGBP_CIPSO_MAX_TAGS);
+				for (unsigned i = 0; i < c.n_tags; i++)
+					vxgbp_cipso_cats_format(s, sizeof(s), &c.tags[i]);
+			}
+		} else {
+			r = vxgbp_calipso_parse(&l, p, n);
+			if (r > 0) {
+				ck_assert_int_le(r, (int)n);
+				ck_assert_int_eq(l.csum_ok, vxgbp_calipso_csum(p, (size_t)r) == l.csum);
+				vxgbp_calipso_cats_format(s, sizeof(s), &l);
+			}
+		}
+		if (iter % 10 == 0) { /* a whole frame with random IPv4 options */
+			struct vxgbp_ip_spec ip = { .version = 4, .src = { 10, 0, 0, 1 },
+						    .dst = { 10, 0, 0, 2 }, .options = b,
+						    .options_len = n % 41 };
+			struct vxgbp_l4_spec icmp = { .proto = 1, .icmp_type = 8 };
+			struct vxgbp_pkt pk;
+			int fn = vxgbp_frame_build(frame, sizeof(frame), NULL, &ip, &icmp, "x", 1);
+
+			ck_assert_int_gt(fn, 0);
+			for (int k = 0; k <= fn; k += 7) {
+				const uint8_t *q = guard_place(&g, frame, (size_t)k);
+
+				vxgbp_pkt_parse(&pk, q, (size_t)k, (size_t)fn,
+						&(struct vxgbp_parse_opts){ .linktype = VXGBP_LINK_RAW });
+			}
+		}
+	}
+}
+END_TEST
+
 START_TEST(pkt_findings)
 {
 	struct vxgbp_cipso_tag_spec ts = { .type = 3, .raw = (const uint8_t *)"xy", .raw_len = 2 };
@@ -964,6 +1023,7 @@ static Suite *labels_suite(void)
 	tcase_add_checked_fixture(gp, guard_setup, guard_teardown);
 	tcase_add_test(gp, guard_options);
 	tcase_add_test(gp, guard_frames);
+	tcase_add_test(gp, guard_random);
 	tcase_set_timeout(gp, 120);
 	tcase_set_timeout(r, 120);
 	suite_add_tcase(s, t);
