@@ -473,10 +473,11 @@ struct vxgbp_cipso {
 int vxgbp_cipso_parse(struct vxgbp_cipso *c, const void *opt, size_t len);
 /* Walk the categories of a tag: *iter starts at 0; each call gives the next
  * run of consecutive categories [*lo, *hi] (lo == hi for a single one) and
- * returns 1, or 0 at the end.  Bitmaps and enumerations come in ascending
- * order; ranges (tag 5, sent in descending order) are given bottom first,
- * last pair first, so a valid tag also comes out ascending.  Tags without
- * categories (7, 128, unknown) give nothing. */
+ * returns 1, or 0 at the end.  Bitmaps come in ascending order,
+ * enumerations in the order sent (ascending when valid); ranges (tag 5, sent
+ * in descending order) are given last pair first as [min, max], so a valid
+ * tag also comes out ascending.  Tags without categories (7, 128, unknown)
+ * give nothing. */
 int vxgbp_cipso_cat_next(const struct vxgbp_cipso_tag *t, unsigned *iter,
 			 uint16_t *lo, uint16_t *hi);
 /* The tag that carries the MAC label: the first of type 1, 2, 5 or 6 with a
