@@ -73,6 +73,31 @@ START_TEST(tag1_linux_s1_c0_c1)
 }
 END_TEST
 
+/* Bytes Linux 6.12 sent for s1:c0.c1 in qemu/scenarios/netlabel
+ * (fixtures/labels/linux/netlabel-h1.pcap): the builders must agree. */
+START_TEST(linux_observed)
+{
+	static const uint16_t cats[] = { 0, 1 };
+	static const uint8_t tag2[] = { 0x86, 0x0e, 0, 0, 0, 0x11, 2, 8, 0, 1, 0, 0, 0, 1 };
+	static const uint8_t tag5[] = { 0x86, 0x0c, 0, 0, 0, 0x12, 5, 6, 0, 1, 0, 1 };
+	static const uint8_t calipso[] = { 7, 0x0c, 0, 0, 0, 0x10, 1, 1, 0x16, 0x38, 0xc0, 0, 0, 0 };
+	struct vxgbp_cipso_tag_spec ts = { .type = 2, .level = 1, .cats = cats, .n_cats = 2 };
+	struct vxgbp_calipso l;
+	uint8_t b[40];
+
+	ck_assert_int_eq(build1(b, sizeof(b), 17, &ts), (int)sizeof(tag2));
+	ck_assert_mem_eq(b, tag2, sizeof(tag2));
+	ts.type = 5;
+	ck_assert_int_eq(build1(b, sizeof(b), 18, &ts), (int)sizeof(tag5));
+	ck_assert_mem_eq(b, tag5, sizeof(tag5));
+	ck_assert_int_eq(vxgbp_calipso_build(b, sizeof(b), 16, 1, cats, 2, 0), (int)sizeof(calipso));
+	ck_assert_mem_eq(b, calipso, sizeof(calipso));
+	ck_assert_int_eq(vxgbp_calipso_parse(&l, calipso, sizeof(calipso)), (int)sizeof(calipso));
+	ck_assert_int_eq(l.csum_ok, 1);
+	ck_assert_uint_eq(l.csum, 0x3816);
+}
+END_TEST
+
 START_TEST(tag1_no_categories)
 {
 	struct vxgbp_cipso_tag_spec ts = { .type = 1, .level = 3 };
@@ -992,6 +1017,7 @@ static Suite *labels_suite(void)
 	tcase_add_test(t, tag1_bitmap);
 	tcase_add_test(t, tag1_linux_s1_c0_c1);
 	tcase_add_test(t, tag1_no_categories);
+	tcase_add_test(t, linux_observed);
 	tcase_add_test(t, tag2_enumerated);
 	tcase_add_test(t, tag5_ranged);
 	tcase_add_test(t, tag5_bottom_kept);
