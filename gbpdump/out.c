@@ -106,7 +106,21 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width)
 void out_json_str(struct gd_out *o, const char *s)
 {
 	static const char hx[] = "0123456789abcdef";
+	size_t n;
 
+	/* the common case, nothing to escape: one copy */
+	for (n = 0; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f)
+			break;
+	}
+	if (!s[n]) {
+		out_putc(o, '"');
+		out_write(o, s, n);
+		out_putc(o, '"');
+		return;
+	}
 	out_putc(o, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

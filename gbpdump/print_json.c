@@ -21,12 +21,8 @@
 #define HAVE_LABELS 1
 #endif
 
-static void key(struct gd_out *o, const char *k)
-{
-	out_putc(o, '"');
-	out_str(o, k);
-	out_str(o, "\":");
-}
+/* "k": for a literal k, one copy of known length */
+#define key(o, k) out_write((o), "\"" k "\":", sizeof("\"" k "\":") - 1)
 
 static void json_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
 {
@@ -259,10 +255,12 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	}
 
 	out_str(o, ",\"findings\":[");
-	for (unsigned r = 0; r < VXGBP_R__COUNT; r++) {
+	/* only the set bits, lowest rule first (most frames have none) */
+	for (uint64_t f = p->findings; f; f &= f - 1) {
+		unsigned r = (unsigned)__builtin_ctzll(f);
 		const struct vxgbp_rule_info *ri;
 
-		if (!(p->findings & VXGBP_RB(r)) || !(ri = vxgbp_rule_get(r)))
+		if (r >= VXGBP_R__COUNT || !(ri = vxgbp_rule_get(r)))
 			continue;
 		if (!first)
 			out_putc(o, ',');
