@@ -1,0 +1,42 @@
+#!/bin/sh
+# qemu-probe.sh GBPPROBE STAGE [SCENARIO]
+# Run qemu/scenarios/SCENARIO (default probe-linux) on kernel STAGE
+# (unpatched | patched) with GBPPROBE in the guests' initramfs, and compare
+# gbpprobe's verdicts with fixtures/check/probe/SCENARIO-STAGE.json.
+# VXGBP_UPDATE_GOLDEN=1 writes the new report there instead.
+# Exit 77 (ctest: skipped) when QEMU or the test kernels are not there.
+set -u
+probe=$1 stage=$2 scen=${3:-probe-linux}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+[ -x "$repo/qemu/run.sh" ] || { echo "skip: no qemu/run.sh"; exit 77; }
+command -v qemu-system-x86_64 >/dev/null 2>&1 || { echo "skip: no qemu-system-x86_64"; exit 77; }
+"$repo/qemu/build-kernel.sh" --check >/dev/null 2>&1 ||
+	{ echo "skip: test kernels not built (qemu/build-kernel.sh)"; exit 77; }
+# The initramfs cache key covers VXGBP_INITRAMFS_EXTRA's text, not the
+# binaries: put gbpprobe under a path named after its content.
+sum=$(sha256sum "$probe" | cut -c1-16)
+dir=${TMPDIR:-/tmp}/vxgbp-gbpprobe-$sum
+mkdir -p "$dir" && cp "$probe" "$dir/gbpprobe" || exit 1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $dir/gbpprobe" \
+	"$repo/qemu/run.sh" -k "$stage" -o "$out/run" "$scen"
+rc=$?
+[ -s "$out/run/probe.json" ] || { echo "qemu-probe: no report (run.sh exit $rc)"; exit 1; }
+want=$repo/fixtures/check/probe/$scen-$stage.json
+if [ "${VXGBP_UPDATE_GOLDEN:-0}" = 1 ]; then
+	mkdir -p "$(dirname "$want")"
+	cp "$out/run/probe.json" "$want"
+	cp "$out/run/result.txt" "${want%.json}.result.txt"
+	echo "qemu-probe: wrote $want"
+fi
+[ -f "$want" ] || { echo "qemu-probe: no $want (run with VXGBP_UPDATE_GOLDEN=1)"; exit 1; }
+v() { jq -r '[.probes[] | "\(.id)=\(.verdict)"] | join("\n")' "$1"; }
+if [ "$(v "$out/run/probe.json")" != "$(v "$want")" ]; then
+	echo "qemu-probe: verdicts differ from $want:"
+	v "$want" >"$out/a"; v "$out/run/probe.json" >"$out/b"
+	diff -u "$out/a" "$out/b"
+	exit 1
+fi
+[ $rc = 0 ] || { echo "qemu-probe: run.sh failed ($rc)"; exit 1; }
+echo "qemu-probe: $scen on $stage: verdicts as in $want"
