@@ -44,13 +44,30 @@ static inline uint8_t vxc_u8_at(const struct vxc *c, size_t off)
 	return off < vxc_left(c) ? c->base[c->pos + off] : 0;
 }
 
+/* Multi-byte reads check the window once when the whole field is inside
+ * it (always, for callers that asked vxc_need first); otherwise byte by
+ * byte as before, each byte outside reading as 0. */
 static inline uint16_t vxc_be16_at(const struct vxc *c, size_t off)
 {
+	size_t left = vxc_left(c);
+
+	if (off < left && left - off >= 2) {
+		const uint8_t *b = c->base + c->pos + off;
+
+		return (uint16_t)((unsigned)b[0] << 8 | b[1]);
+	}
 	return (uint16_t)((unsigned)vxc_u8_at(c, off) << 8 | vxc_u8_at(c, off + 1));
 }
 
 static inline uint32_t vxc_be32_at(const struct vxc *c, size_t off)
 {
+	size_t left = vxc_left(c);
+
+	if (off < left && left - off >= 4) {
+		const uint8_t *b = c->base + c->pos + off;
+
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	}
 	return (uint32_t)vxc_be16_at(c, off) << 16 | vxc_be16_at(c, off + 2);
 }
 
