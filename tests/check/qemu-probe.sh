@@ -19,7 +19,7 @@ dir=${TMPDIR:-/tmp}/vxgbp-gbpprobe-$sum
 mkdir -p "$dir" && cp "$probe" "$dir/gbpprobe" || exit 1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $dir/gbpprobe" \
+VXGBP_CHECK_BIN=$(dirname "$probe") VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $dir/gbpprobe" \
 	"$repo/qemu/run.sh" -k "$stage" -o "$out/run" "$scen"
 rc=$?
 [ -s "$out/run/probe.json" ] || { echo "qemu-probe: no report (run.sh exit $rc)"; exit 1; }
