@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 		if (iface) {
 			rr = reader_set_filter(&rd, filter, errbuf);
 		} else {
-			dead = pcap_open_dead_with_tstamp_precision(rd.linktype,
+			dead = pcap_open_dead_with_tstamp_precision(reader_dlt(&rd),
 					rd.snaplen ? (int)rd.snaplen : 262144,
 					PCAP_TSTAMP_PRECISION_NANO);
 			rr = dead && pcap_compile(dead, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) == 0

@@ -51,6 +51,14 @@ struct gd_reader {
 
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
 
+/* r->linktype is the file's LINKTYPE_ value (what libvxgbp and -w use);
+ * libpcap's pcap_open_dead()/pcap_compile() want the DLT_ value, which
+ * differs for raw IP (LINKTYPE_RAW 101 is DLT_RAW). */
+static inline int reader_dlt(const struct gd_reader *r)
+{
+	return r->linktype == 101 ? DLT_RAW : r->linktype;
+}
+
 /* Open a capture file ("-" for standard input).  0, or -1 with errbuf. */
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf);
 /* Open a live capture on iface.  0, or -1 with errbuf. */

@@ -92,6 +92,10 @@ check "file ending inside the file header" 2 "mid-filehdr.pcap" -r mid-filehdr.p
 : >empty.pcap
 check "empty file" 2 "empty.pcap: empty" -r empty.pcap
 
+# a filter on a raw-IP capture (LINKTYPE_RAW 101 is libpcap's DLT_RAW 12)
+check2 "BPF filter on a raw-IP (link type 101) capture" 0 "" -r "$fix/regress/reader/raw-ip-linktype-101.pcap" udp
+grep -q "VXLAN-GBP vni 100" out.fast || { echo "FAIL raw IP filter: frame not printed"; fails=$((fails + 1)); }
+
 # pcapng: a block whose total length is not a multiple of 4, and one that
 # claims more than the file holds
 ng=$fix/basic-gbp.pcapng
