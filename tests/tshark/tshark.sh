@@ -25,12 +25,14 @@ series=${VXGBP_WS_SERIES:-$("$TSHARK" -v 2>/dev/null | sed -n '1s/^TShark (Wires
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vxgbp-tshark.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
-mkdir -p "$tmp/plugins/$series/epan" "$tmp/home" || exit 2
+mkdir -p "$tmp/plugins/$series/epan" "$tmp/home" "$tmp/extcap" || exit 2
 cp "$plugin" "$tmp/plugins/$series/epan/vxgbp.so" || exit 2
 chmod -R a+rX "$tmp"
 
+# No extcap programs: they are not under test, and they would inherit the
+# sanitizer preload (androiddump hangs under it).
 set -- env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
-	WIRESHARK_PLUGIN_DIR="$tmp/plugins" "$TSHARK" "$@"
+	WIRESHARK_PLUGIN_DIR="$tmp/plugins" WIRESHARK_EXTCAP_DIR="$tmp/extcap" "$TSHARK" "$@"
 if [ -n "${VXGBP_TSHARK_PRELOAD:-}" ]; then
 	set -- env LD_PRELOAD="$VXGBP_TSHARK_PRELOAD" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}" \
