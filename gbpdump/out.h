@@ -64,10 +64,13 @@ static inline void out_str(struct gd_out *o, const char *s)
 	out_write(o, s, strlen(s));
 }
 
-/* Decimal, written straight into the buffer when 20 bytes fit. */
+extern const char gd_digits2[200]; /* "00" "01" ... "99" */
+
+/* Decimal, two digits a step from the end of a scratch buffer, then one
+ * copy; straight into the output buffer when 20 bytes fit. */
 static inline void out_u64(struct gd_out *o, uint64_t v)
 {
-	char *p, *q;
+	char t[20], *e = t + sizeof(t), *q = e;
 
 	if (GD_OUT_CAP - o->len < 20) {
 		out_u64_slow(o, v);
@@ -77,19 +80,21 @@ static inline void out_u64(struct gd_out *o, uint64_t v)
 		o->buf[o->len++] = (char)('0' + v);
 		return;
 	}
-	p = o->buf + o->len;
-	q = p;
-	do {
-		*q++ = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	o->len += (size_t)(q - p);
-	for (q--; p < q; p++, q--) { /* the digits came out backwards */
-		char t = *p;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
 
-		*p = *q;
-		*q = t;
+		v /= 100;
+		q -= 2;
+		memcpy(q, gd_digits2 + 2 * r, 2);
 	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, gd_digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	memcpy(o->buf + o->len, q, (size_t)(e - q));
+	o->len += (size_t)(e - q);
 }
 
 #endif /* GBPDUMP_OUT_H */
