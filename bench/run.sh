@@ -232,6 +232,20 @@ if [ $callgrind = 1 ] && have valgrind; then
 	done
 fi
 
+if [ $callgrind = 1 ] && have valgrind && [ -x "$micro" ]; then
+	n=100000
+	valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$micro" "$pool" --count $n >/dev/null 2>&1
+	ann=$(callgrind_annotate --inclusive=yes --threshold=100 "$out.cg" 2>/dev/null)
+	irf() { echo "$ann" | grep -E "[:]$1(\.[a-z0-9.]+)?( |\$)" | head -n 1 | awk '{gsub(",", "", $1); print $1}'; }
+	h=$(irf loop_hdr) pa=$(irf loop_parse) pn=$(irf loop_parse_nocsum)
+	say ""
+	say "### libvxgbp instructions per call (callgrind, $micro $pool --count $n)"
+	say ""
+	say "- header decode + validate: $(( ${h:-0} / n )) instructions"
+	say "- full-frame parse, checksums verified: $(( (${pa:-0} - ${pn:-0}) / n )) instructions"
+	say "- full-frame parse, VXGBP_PARSE_NO_CSUM: $(( ${pn:-0} / n )) instructions"
+fi
+
 if [ -n "$results" ]; then
 	cp "$out" "$results"
 	echo "run.sh: tables written to $results"
