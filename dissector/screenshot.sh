@@ -4,7 +4,7 @@
 #
 #   dissector/screenshot.sh [BUILD_DIR] [CAPTURE] [FRAME] [OUT.png] [ROW]
 #
-# Defaults: build-ws, fixtures/basic-gbp.pcap, frame 2,
+# Defaults: build, fixtures/basic-gbp.pcap, frame 2,
 # docs/screenshots/wireshark-vxgbp.png, and ROW 5: the vxgbp line is the
 # fifth of the details tree (Frame, Ethernet, IP, UDP, VXLAN-GBP).  Group names come from
 # fixtures/groups.txt (turned into the plugin's vxgbp_groups table).
@@ -15,7 +15,7 @@
 # list and details only, the frame selected and its tree expanded.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build-ws}
+build=${1:-$top/build}
 capture=${2:-$top/fixtures/basic-gbp.pcap}
 frame=${3:-2}
 out=${4:-$top/docs/screenshots/wireshark-vxgbp.png}

@@ -16,7 +16,10 @@
 #   TSHARK                 tshark binary (default: tshark)
 #   VXGBP_WS_SERIES        plugin folder version, e.g. 4.0 (default: from tshark)
 #   VXGBP_TSHARK_PRELOAD   libraries to LD_PRELOAD (the ASan/UBSan runtimes when
-#                          the plugin is built with VXGBP_SANITIZE)
+#                          the plugin is built with VXGBP_SANITIZE); leak
+#                          detection is then always off (tshark itself is not
+#                          leak-free at exit; the plugin allocates only from
+#                          Wireshark's pools and at registration)
 set -u
 plugin=$1
 shift
@@ -35,7 +38,7 @@ set -- env HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
 	WIRESHARK_PLUGIN_DIR="$tmp/plugins" WIRESHARK_EXTCAP_DIR="$tmp/extcap" "$TSHARK" "$@"
 if [ -n "${VXGBP_TSHARK_PRELOAD:-}" ]; then
 	set -- env LD_PRELOAD="$VXGBP_TSHARK_PRELOAD" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:abort_on_error=1" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" "$@"
 fi
 if [ "$(id -u)" = 0 ]; then
