@@ -152,7 +152,7 @@ for p in $(series_files | tail -n +2); do
 	fi
 	prev=$name
 done
-git -C "$tree" log --oneline vxgbp-base^..HEAD >"$tmpout/commits"
+git -C "$tree" log --oneline vxgbp-base..HEAD >"$tmpout/commits"
 # the selftest of the series, for the guests (qemu/scenarios/selftest.sh)
 if [ -f "$tree/tools/testing/selftests/net/vxlan_gbp.sh" ]; then
 	mkdir -p "$tmpout/selftests"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh - build the guests' initramfs from the host's own binaries.
 #
-# usage: mkinitramfs.sh OUT.cpio.gz [-x LISTFILE]... [-a PROGRAM]... [-f SRC:DEST]...
+# usage: mkinitramfs.sh OUT.cpio [-x LISTFILE]... [-a PROGRAM]... [-f SRC:DEST]...
 #   -x LISTFILE  extra programs to copy, one per line ('#' comments); each
 #                is copied with the shared libraries ldd reports
 #   -a PROGRAM   one extra program (path or name on $PATH)
@@ -35,6 +35,7 @@ progs+=(${VXGBP_INITRAMFS_EXTRA:-})
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,run,var/run,root,scenarios,mnt}
+chmod 755 "$root"  # mktemp -d gives 0700: non-root users could not reach /
 chmod 1777 "$root/tmp"
 
 declare -A seen=()
@@ -120,7 +121,8 @@ for f in ${files[@]+"${files[@]}"}; do
 	cp -rL "$src" "$root$dst"
 done
 
+# uncompressed: inflating gzip under TCG costs seconds of every boot
 (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --owner=0:0 --reproducible) \
-	| gzip -1 -n >"$out.tmp"
+	>"$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: $out ($(stat -c %s "$out") bytes)" >&2

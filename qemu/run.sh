@@ -36,7 +36,7 @@ kdir=$("$here/build-kernel.sh" --print-dir)
 if [ -f "$kernel" ]; then
 	bz=$kernel stage_name=custom stage_num=${VXGBP_STAGE:-99}
 else
-	[ -f "$kdir/done" ] || kdir=$("$here/build-kernel.sh" | tail -1)
+	[ -f "$kdir/done" ] || kdir=$("$here/build-kernel.sh" | tail -1) || { echo "run: kernel build failed" >&2; exit 2; }
 	case "$kernel" in
 	patched) stage_name=$(tail -1 "$kdir/stages") ;;
 	unpatched) stage_name=00-base ;;
@@ -58,7 +58,7 @@ rdkey=$( { cat "$here/mkinitramfs.sh" "$here/guest/"* "$here/scenarios/"*.* 2>/d
 	[ -d "$kdir/selftests" ] && cat "$kdir"/selftests/*
 	echo "${VXGBP_INITRAMFS_EXTRA:-}"; dpkg-query -W busybox-static iproute2 tcpdump nftables iptables bash dash 2>/dev/null
 	} | sha256sum | cut -c1-16)
-rd=$cache/initramfs/$rdkey.cpio.gz
+rd=$cache/initramfs/$rdkey.cpio
 if [ ! -f "$rd" ]; then
 	mkdir -p "$cache/initramfs"
 	"$here/mkinitramfs.sh" "$rd" ${extra[@]+"${extra[@]}"}

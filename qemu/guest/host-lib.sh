@@ -17,4 +17,5 @@ wait_console() {
 		sleep 0.2; i=$((i + 1))
 		[ $i -ge $((${3:-120} * 5)) ] && { echo "host: timeout waiting for '$2' on h$1" >&2; return 1; }
 	done
+	return 0
 }

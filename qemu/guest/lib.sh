@@ -53,9 +53,12 @@ wait_peer() {
 	done
 	return 0
 }
-# barrier NAME: meet the peer.  h2 listens, h1 connects (TCP on the underlay).
+# barrier NAME: meet the peer.  h2 listens, h1 connects (TCP on the underlay);
+# both guests call the same barriers in the same order, the Nth on port 5000+N.
+BARRIER_N=0
 barrier() {
-	port=$((5000 + $(echo "$1" | cksum | cut -c1-3) % 1000))
+	BARRIER_N=$((BARRIER_N + 1))
+	port=$((5000 + BARRIER_N))
 	if [ "$ROLE" = h2 ]; then
 		$BB nc -l -p "$port" </dev/null >/dev/null 2>&1
 	else

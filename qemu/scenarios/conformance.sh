@@ -53,6 +53,9 @@ else
 	iptables -t mangle -A PREROUTING -i eth0 -p udp --dport 8472 -j MARK --set-mark 0x77
 	# nothing answers on the overlays: no ARP/ICMP that could be learned
 	iptables -A OUTPUT -o vx+ -j DROP
+	ip6tables -A OUTPUT -o vx+ -j DROP
+	# IPv6 on to receive h1's MLDv2 reports (h2 sends nothing, see above)
+	sysctl -qw net.ipv6.conf.vx0.disable_ipv6=0
 fi
 underlay_up
 wait_peer || { verdict; exit 1; }

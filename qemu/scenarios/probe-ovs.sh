@@ -1,0 +1,69 @@
+#!/bin/sh
+# probe-ovs - gbpprobe (tools/gbpprobe.c) judges Open vSwitch's kernel
+# datapath as a VXLAN-GBP VTEP black-box (issue 5).
+#   h1: Debian's OVS 3.1 user space (tests/check/ovs-fetch.sh: unpacked, in
+#       the initramfs with ovs-probe-env), bridge br0 (NORMAL: an L2
+#       learning switch) holding the target 10.99.0.1, two VXLAN ports with
+#       options:exts=gbp, key 100: vxa to 192.0.2.2 and vxb to 192.0.2.3
+#       (both h2), so a flood reaches both of h2's addresses
+#   h2: gbpprobe --local 192.0.2.2 --flood-addr 192.0.2.3 (as probe-linux)
+# OVS 3.1 starts no upcall handler when the guest has been up less than
+# ~10 s: the thread counts are set before ovs-vswitchd starts.
+# guests: 2
+. /scenarios/lib.sh
+if [ "$ROLE" = h1 ]; then
+	eval "$(ovs-probe-env)"
+	mkdir -p /var/run/openvswitch /etc/openvswitch /var/log/openvswitch
+	ovsdb-tool create /etc/openvswitch/conf.db /tmp/vswitch.ovsschema
+	ovsdb-server /etc/openvswitch/conf.db --remote=punix:/var/run/openvswitch/db.sock \
+		--pidfile=/var/run/openvswitch/ovsdb-server.pid --detach --no-chdir \
+		--log-file=/var/log/openvswitch/ovsdb-server.log
+	ovs-vsctl --no-wait init
+	ovs-vsctl --no-wait set Open_vSwitch . other_config:n-handler-threads=1 \
+		other_config:n-revalidator-threads=1
+	# and start it after 12 s of uptime all the same
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt 12 ]; do $BB usleep 200000; done
+	ovs-vswitchd --pidfile=/var/run/openvswitch/ovs-vswitchd.pid --detach --no-chdir \
+		--log-file=/var/log/openvswitch/ovs-vswitchd.log
+	V="ovs-vsctl --timeout=60"
+	$V add-br br0 || obs ovs-add-br-rc "$?"
+	$V add-port br0 vxa -- set interface vxa type=vxlan options:remote_ip=192.0.2.2 \
+		options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
+	$V add-port br0 vxb -- set interface vxb type=vxlan options:remote_ip=192.0.2.3 \
+		options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
+	obs ovs-dp "$(ovs-dpctl show 2>&1 | tr -s ' ' | tr '\n' ';')"
+	sysctl -qw net.ipv6.conf.br0.disable_ipv6=1 2>/dev/null
+	ip addr add 10.99.0.1/24 dev br0
+	ip link set br0 up
+	underlay_up
+	$BB timeout 150 $BB nc -l -p 5999 </dev/null >/dev/null 2>&1
+	obs ovs-version "$(ovs-vsctl --version | head -1)"
+	obs ovs-fdb "$(ovs-appctl fdb/show br0 | tr -s ' ' | tr '\n' ';')"
+	obs ovs-log "$(grep -c . /var/log/openvswitch/ovs-vswitchd.log) lines, $(grep -ci 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log) err/warn"
+	grep -i 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log | head -20 | sed 's/^/VXGBP-OBS ovs-log-line /'
+	check ovs-bridge-up yes "$(ip link show br0 >/dev/null 2>&1 && echo yes || echo no)"
+else
+	underlay_up
+	ip addr add 192.0.2.3/24 dev eth0
+	wait_peer || { verdict; exit 1; }
+	# ovs-vswitchd needs a moment to set up the datapath ports
+	i=0
+	while [ $i -lt 20 ]; do
+		gbpprobe --local "$UL4_ME" --target 10.99.0.1 --timeout 500 192.0.2.1 >/dev/null 2>&1
+		[ $? -ne 1 ] && break
+		i=$((i + 1))
+	done
+	obs probe-warmup-rounds "$i"
+	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 10.99.0.1 \
+		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
+	rc=$?
+	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
+	sed 's/^/VXGBP-OBS probe-stderr /' /tmp/probe.err
+	obs probe-rc "$rc"
+	check probe-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+	i=0
+	while ! echo done | $BB nc -w 2 "$UL4_PEER" 5999 >/dev/null 2>&1; do
+		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000
+	done
+fi
+verdict
