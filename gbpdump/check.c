@@ -188,6 +188,14 @@ void check_list_profiles(FILE *f)
 		fprintf(f, "  %-8s %s\n", profiles[i].name, profiles[i].help);
 }
 
+int check_profile_known(const char *profile)
+{
+	for (size_t i = 0; i < N_PROFILES; i++)
+		if (!strcmp(profile ? profile : "strict", profiles[i].name))
+			return 1;
+	return 0;
+}
+
 struct gd_check *check_new(const char *profile, int *nomem)
 {
 	const struct profile *pr = NULL;

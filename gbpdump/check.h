@@ -37,6 +37,8 @@ struct gd_check;
 /* A checker for profile name (NULL: "strict").  NULL when the profile is
  * unknown (*nomem = 0) or memory ran out (*nomem = 1). */
 struct gd_check *check_new(const char *profile, int *nomem);
+/* 1 when profile (NULL: "strict") names a profile, else 0. */
+int check_profile_known(const char *profile);
 /* One frame as parsed.  Returns 0, or -1 when a table could not grow (the
  * report says the cross-frame rules are incomplete). */
 int check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p);

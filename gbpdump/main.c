@@ -318,9 +318,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gbpdump: --check does not combine with -w or --stats\n");
 		return EXIT_USAGE;
 	}
-	if (want_check && !(chk = check_new(profile, &nomem))) {
-		fprintf(stderr, nomem ? "gbpdump: out of memory\n"
-			: "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n", profile);
+	if (want_check && !check_profile_known(profile)) {
+		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n",
+			profile);
 		return EXIT_USAGE;
 	}
 	pp.tmode = tflag == 0 ? GD_TIME_LOCAL : tflag == 1 ? GD_TIME_NONE
@@ -377,7 +377,8 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (want_stats && !(st = stats_new())) {
+	if ((want_stats && !(st = stats_new())) ||
+	    (want_check && !(chk = check_new(profile, &nomem)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		rc = EXIT_USAGE;
 		goto done;
