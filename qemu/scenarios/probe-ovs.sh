@@ -11,8 +11,10 @@
 # ~10 s: the thread counts are set before ovs-vswitchd starts.
 # guests: 2
 . /scenarios/lib.sh
+# OVS's libraries (and libbpf, which the image's ip then links with) live
+# under the host's unpack path: both guests need LD_LIBRARY_PATH.
+eval "$(ovs-probe-env)"
 if [ "$ROLE" = h1 ]; then
-	eval "$(ovs-probe-env)"
 	mkdir -p /var/run/openvswitch /etc/openvswitch /var/log/openvswitch
 	ovsdb-tool create /etc/openvswitch/conf.db /tmp/vswitch.ovsschema
 	ovsdb-server /etc/openvswitch/conf.db --remote=punix:/var/run/openvswitch/db.sock \

@@ -16,6 +16,9 @@
  *   vxgbp_xcheck inject PORT PCAP
  *       Send every frame of PCAP as one UDP datagram to 127.0.0.1:PORT,
  *       which is how a QEMU dgram netdev receives Ethernet frames.
+ *   vxgbp_xcheck prune IN.pcap OUT.pcap
+ *       Keep only the VXLAN frames of IN (for fixtures/qemu/), with fixed
+ *       timestamps (frame n at 1700000000 s + n ms).
  *   vxgbp_xcheck marks SPECS OBSERVED STAGE PRIOR
  *       Compare the marks a guest read back (lines "DPORT MARK") with the
  *       ones vxgbp_verdict_linux() predicts for each injected frame (PRIOR:
@@ -122,9 +125,11 @@ static int pcap_write_header(FILE *f)
 	return fwrite(h, sizeof(h), 1, f) == 1 ? 0 : -1;
 }
 
-static int pcap_write(FILE *f, const void *frame, uint32_t len, uint32_t usec)
+/* record idx at 1700000000 s + idx ms: reproducible files */
+static int pcap_write(FILE *f, const void *frame, uint32_t len, unsigned long idx)
 {
-	uint32_t r[4] = { 1700000000u, usec, len, len };
+	uint32_t r[4] = { 1700000000u + (uint32_t)(idx / 1000), (uint32_t)(idx % 1000) * 1000u, len,
+			  len };
 
 	if (fwrite(r, sizeof(r), 1, f) != 1 || fwrite(frame, 1, len, f) != len)
 		return -1;
@@ -493,7 +498,7 @@ static int cmd_build(const char *out, const char *specs)
 			rc = -1;
 			break;
 		}
-		if (pcap_write(of, frame, (uint32_t)flen, (uint32_t)n) < 0) {
+		if (pcap_write(of, frame, (uint32_t)flen, (unsigned long)n) < 0) {
 			rc = -1;
 			break;
 		}
@@ -668,12 +673,61 @@ static int cmd_marks(const char *specs, const char *observed, uint32_t stage, ui
 	return failures || n == 0 ? 1 : 0;
 }
 
+/* copy the VXLAN frames of IN to OUT (classic pcap, Ethernet) */
+static int cmd_prune(const char *in, const char *out)
+{
+	static unsigned char buf[MAX_FRAME];
+	struct vxgbp_parse_opts opts;
+	struct pcap pc;
+	uint32_t caplen, wirelen;
+	unsigned long kept = 0, all = 0;
+	FILE *of;
+	int rc;
+
+	if (pcap_open(&pc, in) < 0)
+		return 2;
+	if (pc.linktype != VXGBP_LINK_ETHERNET) {
+		fprintf(stderr, "vxgbp_xcheck: %s: not an Ethernet capture\n", in);
+		fclose(pc.f);
+		return 2;
+	}
+	of = fopen(out, "wb");
+	if (!of || pcap_write_header(of) < 0) {
+		fprintf(stderr, "vxgbp_xcheck: %s: %s\n", out, strerror(errno));
+		fclose(pc.f);
+		if (of)
+			fclose(of);
+		return 2;
+	}
+	vxgbp_parse_opts_init(&opts);
+	vxgbp_parse_opts_add_port(&opts, 4790);
+	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
+		struct vxgbp_pkt p;
+
+		all++;
+		vxgbp_pkt_parse(&p, buf, caplen, wirelen, &opts);
+		if (!(p.have & VXGBP_HAVE_VXLAN))
+			continue;
+		if (pcap_write(of, buf, caplen, kept) < 0) {
+			rc = -1;
+			break;
+		}
+		kept++;
+	}
+	fclose(pc.f);
+	if (fclose(of) != 0 || rc < 0)
+		return 2;
+	printf("prune: %lu of %lu frames kept (VXLAN) in %s\n", kept, all, out);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: vxgbp_xcheck wire PCAP RULES STAGE\n"
 			"       vxgbp_xcheck build OUT.pcap SPECS\n"
 			"       vxgbp_xcheck inject PORT PCAP\n"
-			"       vxgbp_xcheck marks SPECS OBSERVED STAGE PRIOR\n");
+			"       vxgbp_xcheck marks SPECS OBSERVED STAGE PRIOR\n"
+			"       vxgbp_xcheck prune IN.pcap OUT.pcap\n");
 	return 2;
 }
 
@@ -685,6 +739,8 @@ int main(int argc, char **argv)
 		return cmd_wire(argv[2], argv[3], stage);
 	if (argc == 4 && !strcmp(argv[1], "build"))
 		return cmd_build(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "prune"))
+		return cmd_prune(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "inject"))
 		return cmd_inject(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "marks") && parse_u32(argv[4], &stage) == 0 &&

@@ -1,0 +1,28 @@
+#!/bin/bash
+# make-fixtures.sh - refresh fixtures/qemu/ from real QEMU runs.
+# Runs the seed, conformance and inject scenarios (unpatched and patched
+# kernels where it matters), keeps only the VXLAN frames of each guest's
+# wire capture (vxgbp_xcheck prune: fixed timestamps, so re-running gives
+# the same bytes when the kernel sends the same frames) and copies them to
+# fixtures/qemu/.  usage: make-fixtures.sh [XCHECK]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+. "$here/guest/host-lib.sh"
+x=${1:-$(find_xcheck)}
+export VXGBP_XCHECK=$x
+out=$repo/fixtures/qemu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run() { # kernel scenario name
+	"$here/run.sh" -k "$1" -o "$tmp/$3" "$2" | tail -1
+	"$x" prune "$tmp/$3/wire-h1.pcap" "$out/$3.pcap"
+}
+run unpatched conformance conformance-unpatched
+run patched conformance conformance-patched
+run unpatched seed seed-unpatched
+run patched seed seed-patched
+run unpatched inject inject-unpatched
+run patched inject inject-patched
+"$x" build "$out/inject-frames.pcap" "$here/scenarios/inject.specs"
+ls -l "$out"/*.pcap
