@@ -1,6 +1,7 @@
 #!/bin/sh
 # qemu-probe.sh GBPPROBE STAGE [SCENARIO]
-# Run qemu/scenarios/SCENARIO (default probe-linux) on kernel STAGE
+# Run qemu/scenarios/SCENARIO (default probe-linux; probe-ovs fetches and
+# unpacks Debian's Open vSwitch first, tests/check/ovs-fetch.sh) on kernel STAGE
 # (unpatched | patched) with GBPPROBE in the guests' initramfs, and compare
 # gbpprobe's verdicts with fixtures/check/probe/SCENARIO-STAGE.json.
 # VXGBP_UPDATE_GOLDEN=1 writes the new report there instead.
@@ -17,9 +18,19 @@ command -v qemu-system-x86_64 >/dev/null 2>&1 || { echo "skip: no qemu-system-x8
 sum=$(sha256sum "$probe" | cut -c1-16)
 dir=${TMPDIR:-/tmp}/vxgbp-gbpprobe-$sum
 mkdir -p "$dir" && cp "$probe" "$dir/gbpprobe" || exit 1
+extra=$dir/gbpprobe
+case "$scen" in
+probe-ovs) # Debian's OVS user space, unpacked into the cache (never installed)
+	cache=${VXGBP_CACHE:-/var/cache/vxgbp}
+	ovs=$(sh "$(dirname "$0")/ovs-fetch.sh" "$cache/ovs") || exit $?
+	extra="$extra $ovs"
+	# ldd in mkinitramfs must find the unpacked libraries
+	. "$cache/ovs/ldpath"
+	export LD_LIBRARY_PATH ;;
+esac
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-VXGBP_CHECK_BIN=$(dirname "$probe") VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $dir/gbpprobe" \
+VXGBP_CHECK_BIN=$(dirname "$probe") VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $extra" \
 	"$repo/qemu/run.sh" -k "$stage" -o "$out/run" "$scen"
 rc=$?
 [ -s "$out/run/probe.json" ] || { echo "qemu-probe: no report (run.sh exit $rc)"; exit 1; }
