@@ -99,7 +99,7 @@ base=$((20000 + ($$ * 7) % 30000))
 while ss -Hulnp 2>/dev/null | grep -qE "127.0.0.1:($base|$((base + 1))|$((base + 2)))\b"; do base=$((base + 3)); done
 pids=()
 # on any exit, stop what this run started (timeout puts QEMU in its own group)
-trap 'for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done' EXIT
+trap 'for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || true; done' EXIT
 trap 'exit 130' INT TERM
 for i in $(seq 1 "$nguests"); do
 	lp=$((base + i))
