@@ -23,7 +23,7 @@ ctest --test-dir build --output-on-failure -j"$jobs" -LE bench "$@"
 if [ $# -eq 0 ]; then
 	echo "== build (ASan + UBSan)"
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DVXGBP_SANITIZE=ON \
-		-DVXGBP_QEMU_TESTS=OFF -DVXGBP_BUILD_DISSECTOR=OFF >/dev/null
+		-DVXGBP_QEMU_TESTS=OFF >/dev/null
 	cmake --build build-asan -j"$jobs"
 	echo "== ctest (ASan + UBSan build)"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
