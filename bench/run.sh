@@ -8,8 +8,9 @@
 # --dir DIR     where the generated captures go (/var/tmp/vxgbp-bench); they
 #               are made once with gbpgen and kept (never commit them)
 # --frames N    frames in the flow-pool capture (1000000)
-# --runs R      timed runs of each fast command; the median is reported (5);
-#               tcpdump gets min(R,3) runs, tshark 1
+# --runs R      rounds of the fast commands, run round-robin (a load change
+#               on a shared machine then hits all alike); medians are
+#               reported (5); tcpdump gets min(R,3) runs, tshark 1
 # --quick       100,000 frames, one run each, no tshark, no distinct-address
 #               capture: a smoke test (ctest bench.quick) that checks the
 #               commands work and agree, never how fast they are
@@ -104,6 +105,40 @@ run_one() {
 	echo "$name|$med|$rss|$nf|$nb|$*" >>"$out.rows"
 }
 
+# queue NAME FRAMES BYTES CMD... / run_queue NRUNS: the queued commands
+# run round-robin, NRUNS rounds, so a load change on a shared machine hits
+# every command alike (ratios stay fair); medians and peak RSS per command
+# appended to $out.rows in queue order.
+qnames=() qframes=() qbytes=() qcmds=()
+queue() {
+	local name=$1 nf=$2 nb=$3
+	shift 3
+	qnames+=("$name") qframes+=("$nf") qbytes+=("$nb") qcmds+=("$(printf '%q ' "$@")")
+}
+run_queue() {
+	local n=$1 r i t0 t1 rc med
+	local times=() rss=()
+	for ((r = 0; r < n; r++)); do
+		for i in "${!qcmds[@]}"; do
+			t0=$(date +%s%N)
+			eval "$TIME -f %M -o \"\$out.rss\" ${qcmds[$i]}" >/dev/null 2>"$out.err"
+			rc=$?
+			t1=$(date +%s%N)
+			if [ $rc -ne 0 ]; then
+				echo "run.sh: '${qcmds[$i]}' failed (exit $rc): $(tail -n 2 "$out.err")" >&2
+				return 1
+			fi
+			times[$i]="${times[$i]:-} $(((t1 - t0) / 1000))"
+			rss[$i]=$(tail -n 1 "$out.rss")
+		done
+	done
+	for i in "${!qcmds[@]}"; do
+		med=$(printf '%s\n' ${times[$i]} | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+		echo "${qnames[$i]}|$med|${rss[$i]}|${qframes[$i]}|${qbytes[$i]}|${qcmds[$i]}" >>"$out.rows"
+	done
+	qnames=() qframes=() qbytes=() qcmds=()
+}
+
 # table TITLE: print the rows collected in $out.rows as a markdown table
 table() {
 	local title=$1
@@ -149,14 +184,15 @@ sa=$("$gd" -r "$pool" | cksum) sb=$("$gd" -r "$pool" --libpcap | cksum) sc=$("$g
 [ "$("$gd" -r "$pool" --json | wc -l)" = "$frames" ] || { echo "run.sh: --json line count" >&2; exit 1; }
 
 slow=$((runs < 3 ? runs : 3))
-run_one "cat" "$runs" "$frames" "$bytes" cat "$pool"
-run_one "gbpdump -r" "$runs" "$frames" "$bytes" "$gd" -r "$pool"
-run_one "gbpdump -r --json" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --json
-run_one "gbpdump -r --stats" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --stats
-run_one "gbpdump -r --libpcap" "$runs" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
-run_one "gbpdump -r - (stdin)" "$runs" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
-run_one "gbpdump -r FILE.pcapng" "$runs" "$frames" "$bytesng" "$gd" -r "$poolng"
-run_one "gbpdump -r FILE.pcapng --stats" "$runs" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
+queue "cat" "$frames" "$bytes" cat "$pool"
+queue "gbpdump -r" "$frames" "$bytes" "$gd" -r "$pool"
+queue "gbpdump -r --json" "$frames" "$bytes" "$gd" -r "$pool" --json
+queue "gbpdump -r --stats" "$frames" "$bytes" "$gd" -r "$pool" --stats
+queue "gbpdump -r --libpcap" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
+queue "gbpdump -r - (stdin)" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
+queue "gbpdump -r FILE.pcapng" "$frames" "$bytesng" "$gd" -r "$poolng"
+queue "gbpdump -r FILE.pcapng --stats" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
+run_queue "$runs" || exit 1
 if have tcpdump; then
 	run_one "tcpdump -nr" "$slow" "$frames" "$bytes" tcpdump -nr "$pool"
 	run_one "TZ=UTC tcpdump -nr" "$slow" "$frames" "$bytes" env TZ=UTC tcpdump -nr "$pool"
@@ -184,10 +220,11 @@ if [ $quick = 0 ]; then
 	make_distinct "$dist" 100000 || exit 2
 	dbytes=$(stat -c %s "$dist")
 	cat "$dist" >/dev/null
-	run_one "cat" "$runs" 100000 "$dbytes" cat "$dist"
-	run_one "gbpdump -r" "$runs" 100000 "$dbytes" "$gd" -r "$dist"
-	run_one "gbpdump -r --json" "$runs" 100000 "$dbytes" "$gd" -r "$dist" --json
-	run_one "gbpdump -r --stats" "$runs" 100000 "$dbytes" "$gd" -r "$dist" --stats
+	queue "cat" 100000 "$dbytes" cat "$dist"
+	queue "gbpdump -r" 100000 "$dbytes" "$gd" -r "$dist"
+	queue "gbpdump -r --json" 100000 "$dbytes" "$gd" -r "$dist" --json
+	queue "gbpdump -r --stats" 100000 "$dbytes" "$gd" -r "$dist" --stats
+	run_queue "$runs" || exit 1
 	have tcpdump && run_one "tcpdump -nr" 1 100000 "$dbytes" tcpdump -nr "$dist"
 	have tshark && [ $tshark = 1 ] && run_one "tshark -r" 1 100000 "$dbytes" tshark -r "$dist"
 	table "All-distinct inner addresses: 100,000 frames, $((dbytes / 1000000)) MB (medians of $runs runs; tcpdump and tshark 1)"
