@@ -2,9 +2,10 @@
 # make-fixtures.sh - refresh fixtures/qemu/ from real QEMU runs.
 # Runs the seed, conformance and inject scenarios (unpatched and patched
 # kernels where it matters), keeps only the VXLAN frames of each guest's
-# wire capture (vxgbp_xcheck prune: fixed timestamps, so re-running gives
-# the same bytes when the kernel sends the same frames) and copies them to
-# fixtures/qemu/.  usage: make-fixtures.sh [XCHECK]
+# wire capture (vxgbp_xcheck prune, fixed timestamps; UDP source ports and
+# inner ephemeral ports differ from run to run) and copies them to
+# fixtures/qemu/, with what the inject scenario's guest read back.
+# usage: make-fixtures.sh [XCHECK]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -23,9 +24,15 @@ run patched conformance conformance-patched
 run unpatched seed seed-unpatched
 run patched seed seed-patched
 # the injected frames: as libvxgbp builds them, and as the guest's netdev
-# received them (must be the same bytes)
+# received them (must be the same bytes); what each kernel did with them
 "$x" build "$out/inject-frames.pcap" "$here/scenarios/inject.specs"
-"$here/run.sh" -k patched -o "$tmp/inject" inject | tail -1
-"$x" prune "$tmp/inject/wire-h1.pcap" "$tmp/inject-wire.pcap"
-cmp "$out/inject-frames.pcap" "$tmp/inject-wire.pcap"
-ls -l "$out"/*.pcap
+for k in unpatched patched; do
+	"$here/run.sh" -k $k -o "$tmp/inject-$k" inject | tail -1
+	"$x" prune "$tmp/inject-$k/wire-h1.pcap" "$tmp/inject-wire.pcap"
+	cmp "$out/inject-frames.pcap" "$tmp/inject-wire.pcap"
+	{
+		echo "# inject scenario on the $k kernel: DPORT MARK / fdb IDPORT / rxerr DEV N"
+		cat "$tmp/inject-$k/observed"
+	} >"$out/inject-observed-$k.txt"
+done
+ls -l "$out"
