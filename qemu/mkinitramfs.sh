@@ -123,6 +123,6 @@ done
 
 # uncompressed: inflating gzip under TCG costs seconds of every boot
 (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --owner=0:0 --reproducible) \
-	>"$out.tmp"
-mv "$out.tmp" "$out"
+	>"$out.tmp.$$"
+mv "$out.tmp.$$" "$out"  # atomic: parallel runs may build the same image
 echo "mkinitramfs: $out ($(stat -c %s "$out") bytes)" >&2
