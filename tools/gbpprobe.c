@@ -108,7 +108,7 @@ static void usage(FILE *f)
 "  --flood-addr ADDR  a second address of ours that is only in the VTEP's\n"
 "                     flood list: tells flooded replies from unicast ones\n"
 "                     (the Don't Learn probe needs it)\n"
-"  --inner-src IP     first fake endpoint address (default 10.99.0.100; probe\n"
+"  --inner-src IP     first fake endpoint address (default 198.51.100.100; probe\n"
 "                     N uses IP+N), in TARGET's subnet\n"
 "  --vni N            VNI (default 100)\n"
 "  --group ID         group ID to send (default 0x200)\n"
@@ -588,7 +588,7 @@ int main(int argc, char **argv)
 	};
 	struct ctx *c = calloc(1, sizeof(*c));
 	const char *local = NULL, *target = NULL, *flood = NULL, *wfile = NULL, *rfile = NULL;
-	const char *isrc = "10.99.0.100";
+	const char *isrc = "198.51.100.100";
 	unsigned long v, port = VXGBP_PORT_IANA, lport = VXGBP_PORT_IANA;
 	uint8_t base_ip[4];
 	int opt, json = 0, rc = 0;

@@ -2,7 +2,7 @@
 # probe-linux - gbpprobe (tools/gbpprobe.c) judges a Linux VXLAN-GBP VTEP
 # black-box (issue 5).
 #   h1: the VTEP under test: vx0 (VNI 100, gbp, learning) holding the
-#       target 10.99.0.1, floods to 192.0.2.2 and 192.0.2.3 (both h2),
+#       target 198.51.100.1, floods to 192.0.2.2 and 192.0.2.3 (both h2),
 #       net.ipv4.fwmark_reflect=1 so replies carry the request's group
 #   h2: gbpprobe --local 192.0.2.2 --flood-addr 192.0.2.3; its JSON report
 #       goes to the console as "VXGBP-OBS probe-json ..." for the host
@@ -17,7 +17,7 @@ if [ "$ROLE" = h1 ]; then
 	bridge fdb append 00:00:00:00:00:00 dev vx0 dst 192.0.2.3
 	sysctl -qw net.ipv4.fwmark_reflect=1
 	sysctl -qw net.ipv6.conf.vx0.disable_ipv6=1
-	ip addr add 10.99.0.1/24 dev vx0
+	ip addr add 198.51.100.1/24 dev vx0
 	ip link set vx0 up
 	underlay_up
 	# until h2 says it is done
@@ -29,7 +29,7 @@ else
 	underlay_up
 	ip addr add 192.0.2.3/24 dev eth0
 	wait_peer || { verdict; exit 1; }
-	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 10.99.0.1 \
+	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
 		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
 	rc=$?
 	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"

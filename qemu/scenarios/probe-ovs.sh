@@ -3,7 +3,7 @@
 # datapath as a VXLAN-GBP VTEP black-box (issue 5).
 #   h1: Debian's OVS 3.1 user space (tests/check/ovs-fetch.sh: unpacked, in
 #       the initramfs with ovs-probe-env), bridge br0 (NORMAL: an L2
-#       learning switch) holding the target 10.99.0.1, two VXLAN ports with
+#       learning switch) holding the target 198.51.100.1, two VXLAN ports with
 #       options:exts=gbp, key 100: vxa to 192.0.2.2 and vxb to 192.0.2.3
 #       (both h2), so a flood reaches both of h2's addresses
 #   h2: gbpprobe --local 192.0.2.2 --flood-addr 192.0.2.3 (as probe-linux)
@@ -35,7 +35,7 @@ if [ "$ROLE" = h1 ]; then
 		options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
 	obs ovs-dp "$(ovs-dpctl show 2>&1 | tr -s ' ' | tr '\n' ';')"
 	sysctl -qw net.ipv6.conf.br0.disable_ipv6=1 2>/dev/null
-	ip addr add 10.99.0.1/24 dev br0
+	ip addr add 198.51.100.1/24 dev br0
 	ip link set br0 up
 	underlay_up
 	$BB timeout 150 $BB nc -l -p 5999 </dev/null >/dev/null 2>&1
@@ -51,12 +51,12 @@ else
 	# ovs-vswitchd needs a moment to set up the datapath ports
 	i=0
 	while [ $i -lt 20 ]; do
-		gbpprobe --local "$UL4_ME" --target 10.99.0.1 --timeout 500 192.0.2.1 >/dev/null 2>&1
+		gbpprobe --local "$UL4_ME" --target 198.51.100.1 --timeout 500 192.0.2.1 >/dev/null 2>&1
 		[ $? -ne 1 ] && break
 		i=$((i + 1))
 	done
 	obs probe-warmup-rounds "$i"
-	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 10.99.0.1 \
+	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
 		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
 	rc=$?
 	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"

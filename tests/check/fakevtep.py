@@ -23,7 +23,7 @@ import socket
 import struct
 import time
 
-TARGET_IP = bytes([10, 99, 0, 1])
+TARGET_IP = bytes([198, 51, 100, 1])
 TARGET_MAC = bytes.fromhex("020000009901")
 BCAST = b"\xff" * 6
 F_G, F_I, F_D, F_A = 0x8000, 0x0800, 0x0040, 0x0008

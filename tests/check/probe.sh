@@ -16,7 +16,7 @@ run() { # model expected-exit "id=verdict ..."
 	i=0
 	while [ ! -e "$tmp/ready.$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	"$probe" --local 127.0.0.1 --flood-addr 127.0.0.2 --port $vport --listen-port $lport \
-		--target 10.99.0.1 --timeout 300 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
+		--target 198.51.100.1 --timeout 1500 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
 	rc=$?
 	kill $fp; wait $fp 2>/dev/null
 	[ "$rc" = "$2" ] || { echo "probe.sh: model $1: exit $rc, expected $2" >&2; fail=1; }
@@ -34,7 +34,7 @@ grep -q "^gbpdump --check, profile strict: [1-9][0-9]* frames, [1-9][0-9]* VXLAN
 	grep -q "^verdict: WARN (0 MUST" "$tmp/check.txt" &&
 	[ $rc = 3 ] || { echo "probe.sh: gbpdump --check on the replies: exit $rc" >&2; cat "$tmp/check.txt" >&2; fail=1; }
 # -w: the probe frames as a capture, nothing sent
-"$probe" -w "$tmp/probe.pcap" --local 192.0.2.1 --target 10.99.0.1 192.0.2.2 >/dev/null || fail=1
+"$probe" -w "$tmp/probe.pcap" --local 192.0.2.1 --target 198.51.100.1 192.0.2.2 >/dev/null || fail=1
 n=$("$gbpdump" -r "$tmp/probe.pcap" -t | wc -l)
 [ "$n" = 17 ] || { echo "probe.sh: -w wrote $n frames, expected 17" >&2; fail=1; }
 [ $fail = 0 ] && echo "probe.sh: ok"
