@@ -105,26 +105,9 @@ int vxgbp_calipso_parse(struct vxgbp_calipso *c, const void *opt, size_t len)
 int vxgbp_calipso_cat_next(const struct vxgbp_calipso *c, unsigned *iter,
 			   uint16_t *lo, uint16_t *hi)
 {
-	struct vxc d;
-	size_t nbits, b;
-
 	if (!c || !iter || !lo || !hi || !c->cmpt)
 		return 0;
-	vxc_init(&d, c->cmpt, c->cmpt_bytes);
-	nbits = (size_t)c->cmpt_bytes * 8;
-	b = *iter;
-	while (b < nbits && !(vxc_u8_at(&d, b / 8) & (0x80u >> (b % 8))))
-		b++;
-	if (b >= nbits) {
-		*iter = (unsigned)nbits;
-		return 0;
-	}
-	*lo = (uint16_t)b;
-	while (b + 1 < nbits && (vxc_u8_at(&d, (b + 1) / 8) & (0x80u >> ((b + 1) % 8))))
-		b++;
-	*hi = (uint16_t)b;
-	*iter = (unsigned)(b + 1);
-	return 1;
+	return vxc_bitmap_next(c->cmpt, c->cmpt_bytes, iter, lo, hi);
 }
 
 int vxgbp_calipso_build(void *out, size_t outlen, uint32_t doi, uint8_t level,

@@ -185,27 +185,6 @@ int vxgbp_cipso_parse(struct vxgbp_cipso *c, const void *opt, size_t len)
 /* ------------------------------------------------------------------------
  * Categories.
  */
-static int bitmap_next(const uint8_t *bm, size_t nbytes, unsigned *iter,
-		       uint16_t *lo, uint16_t *hi)
-{
-	struct vxc d;
-	size_t nbits = nbytes * 8, b = *iter;
-
-	vxc_init(&d, bm, bm ? nbytes : 0);
-	while (b < nbits && !(vxc_u8_at(&d, b / 8) & (0x80u >> (b % 8))))
-		b++;
-	if (b >= nbits) {
-		*iter = (unsigned)nbits;
-		return 0;
-	}
-	*lo = (uint16_t)b;
-	while (b + 1 < nbits && (vxc_u8_at(&d, (b + 1) / 8) & (0x80u >> ((b + 1) % 8))))
-		b++;
-	*hi = (uint16_t)b;
-	*iter = (unsigned)(b + 1);
-	return 1;
-}
-
 int vxgbp_cipso_cat_next(const struct vxgbp_cipso_tag *t, unsigned *iter,
 			 uint16_t *lo, uint16_t *hi)
 {
@@ -219,7 +198,7 @@ int vxgbp_cipso_cat_next(const struct vxgbp_cipso_tag *t, unsigned *iter,
 	switch (t->type) {
 	case VXGBP_CIPSO_TAG_RBM:
 	case VXGBP_CIPSO_TAG_PBM:
-		return bitmap_next(t->data, n, iter, lo, hi);
+		return vxc_bitmap_next(t->data, n, iter, lo, hi);
 	case VXGBP_CIPSO_TAG_ENUM:
 		i = (size_t)*iter * 2;
 		if (i + 2 > n)

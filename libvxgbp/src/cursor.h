@@ -95,4 +95,29 @@ static inline void vxc_limit(struct vxc *c, size_t n)
 		c->end = c->pos + n;
 }
 
+/* The next run of set bits in a bitmap of nbytes (bit 0 = the top bit of
+ * the first byte), from bit *iter: [*lo, *hi], *iter moved past it.  1, or
+ * 0 when no bit is left.  CIPSO tags 1/6 and the CALIPSO compartment
+ * bitmap use it. */
+static inline int vxc_bitmap_next(const uint8_t *bm, size_t nbytes, unsigned *iter,
+				  uint16_t *lo, uint16_t *hi)
+{
+	struct vxc d;
+	size_t nbits = nbytes * 8, b = *iter;
+
+	vxc_init(&d, bm, bm ? nbytes : 0);
+	while (b < nbits && !(vxc_u8_at(&d, b / 8) & (0x80u >> (b % 8))))
+		b++;
+	if (b >= nbits) {
+		*iter = (unsigned)nbits;
+		return 0;
+	}
+	*lo = (uint16_t)b;
+	while (b + 1 < nbits && (vxc_u8_at(&d, (b + 1) / 8) & (0x80u >> ((b + 1) % 8))))
+		b++;
+	*hi = (uint16_t)b;
+	*iter = (unsigned)(b + 1);
+	return 1;
+}
+
 #endif /* VXGBP_CURSOR_H */
