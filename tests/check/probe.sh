@@ -10,6 +10,20 @@ fail=0
 vport=$((30000 + $$ % 20000)) lport=$((30001 + $$ % 20000))
 trap 'kill $fp 2>/dev/null; rm -rf "$tmp"' EXIT
 run() { # model expected-exit "id=verdict ..."
+	# On a loaded machine (the ASan pass runs two tests at once) the fake
+	# VTEP can miss gbpprobe's first ARP window: a model that expects
+	# answers but got none is run once more before it counts.
+	try "$@"
+	if [ "$rc" = 1 ] && [ "$2" != 1 ]; then
+		echo "probe.sh: model $1: no answer, trying once more" >&2
+		try "$@"
+	fi
+	[ "$rc" = "$2" ] || { echo "probe.sh: model $1: exit $rc, expected $2" >&2; fail=1; }
+	got=$(jq -r '[.probes[] | "\(.id)=\(.verdict)"] | join(" ")' "$tmp/$1.json")
+	[ "$got" = "$3" ] || { printf 'probe.sh: model %s:\n  got      %s\n  expected %s\n' "$1" "$got" "$3" >&2; fail=1; }
+}
+try() {
+	rm -f "$tmp/ready.$1" "$tmp/$1.pcap" "$tmp/$1.json"
 	python3 "$fake" --listen 127.0.0.1:$vport --remote 127.0.0.1:$lport \
 		--remote 127.0.0.2:$lport --model "$1" --seconds 60 --ready "$tmp/ready.$1" &
 	fp=$!
@@ -19,9 +33,6 @@ run() { # model expected-exit "id=verdict ..."
 		--target 198.51.100.1 --timeout 1500 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
 	rc=$?
 	kill $fp; wait $fp 2>/dev/null
-	[ "$rc" = "$2" ] || { echo "probe.sh: model $1: exit $rc, expected $2" >&2; fail=1; }
-	got=$(jq -r '[.probes[] | "\(.id)=\(.verdict)"] | join(" ")' "$tmp/$1.json")
-	[ "$got" = "$3" ] || { printf 'probe.sh: model %s:\n  got      %s\n  expected %s\n' "$1" "$got" "$3" >&2; fail=1; }
 }
 run linux 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=info rsvd.first-byte-ignored=fail rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=fail rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=fail"
 run rfc 0 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
