@@ -170,13 +170,11 @@ static void label_findings(struct vxgbp_pkt *p, const struct level *lv,
 	}
 }
 
-static uint32_t csum_bulk(const uint8_t *b, size_t len);
-
 static int ipv4_csum_ok(const struct level *lv, size_t hlen)
 {
 	const uint8_t *h = vxc_ptr_at(&lv->c, 0, hlen);
 
-	return h && vxgbp_csum_fold(csum_bulk(h, hlen)) == 0;
+	return h && vxgbp_csum_fold(vxgbp_csum_add(0, h, hlen)) == 0;
 }
 
 static int parse_ipv4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
@@ -346,60 +344,21 @@ static int parse_arp(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
 	return 0;
 }
 
-/* The 16-bit one's-complement sum (RFC 1071) of len bytes, folded, as
- * vxgbp_csum_add() would give it (an odd last byte padded with zero), 8
- * bytes a step in a loop compilers vectorise: the two 32-bit halves of each
- * host-order 64-bit word are added, the sum folded and swapped back, which
- * RFC 1071 sec. 2(B) shows is the same sum.  len < 2^31.  The caller has
- * checked that the len bytes are in the buffer. */
-static uint32_t csum_bulk(const uint8_t *b, size_t len)
-{
-	uint64_t s = 0, w;
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, b + i, 8);
-		s += (w & 0xffffffffu) + (w >> 32);
-	}
-	if (i < len) {
-		uint8_t t[8] = { 0 };
-
-		memcpy(t, b + i, len - i);
-		memcpy(&w, t, 8);
-		s += (w & 0xffffffffu) + (w >> 32);
-	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	s = ((s & 0xff) << 8) | (s >> 8);
-#endif
-	return (uint32_t)s;
-}
-
 /* UDP checksum over the pseudo-header (RFC 768, RFC 8200 sec. 8.1). */
 static int udp_csum_ok(const struct vxgbp_l3 *l3, const struct level *lv, size_t ulen)
 {
 	const uint8_t *u = vxc_ptr_at(&lv->c, 0, ulen);
-	uint8_t ph[8];
 	uint32_t sum;
 	size_t alen = l3->version == 4 ? 4 : 16;
 
 	if (!u)
 		return -1;
-	sum = csum_bulk(l3->src, alen) + csum_bulk(l3->dst, alen);
-	ph[0] = 0;
-	ph[1] = 0;
-	ph[2] = (uint8_t)(ulen >> 24);
-	ph[3] = (uint8_t)(ulen >> 16);
-	ph[4] = (uint8_t)(ulen >> 8);
-	ph[5] = (uint8_t)ulen;
-	ph[6] = 0;
-	ph[7] = IPPROTO_UDP_;
-	sum += csum_bulk(ph, sizeof(ph)) + csum_bulk(u, ulen);
-	return vxgbp_csum_fold(sum) == 0;
+	/* pseudo-header: addresses, then protocol and UDP length as 16-bit
+	 * words (the zero bytes add nothing) */
+	sum = vxgbp_csum_add(0, l3->src, alen);
+	sum = vxgbp_csum_add(sum, l3->dst, alen);
+	sum += IPPROTO_UDP_ + (uint32_t)(ulen >> 16) + (uint32_t)(ulen & 0xffff);
+	return vxgbp_csum_fold(vxgbp_csum_add(sum, u, ulen)) == 0;
 }
 
 static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3 *l3,
@@ -472,13 +431,32 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 
 static void layers_init(struct vxgbp_layers *ls)
 {
-	memset(ls, 0, sizeof(*ls));
 	ls->l2.off = -1;
 	ls->l3.off = -1;
 	ls->l3.opt_off = -1;
 	ls->l3.cipso_off = -1;
 	ls->l3.calipso_off = -1;
 	ls->l4.off = -1;
+}
+
+/* What a frame is before its parse: all zero, no layer (offsets -1),
+ * nothing verified.  Zeroed 64 bytes a step: one memset() of the whole
+ * 368 bytes becomes a "rep stos" whose start-up cost was a quarter of the
+ * parse (perf, AMD EPYC); 64-byte pieces are a few wide stores. */
+static void pkt_init(struct vxgbp_pkt *p)
+{
+	unsigned char *d = (unsigned char *)p;
+	size_t i;
+
+	for (i = 0; i + 64 <= sizeof(*p); i += 64)
+		memset(d + i, 0, 64);
+	memset(d + i, 0, sizeof(*p) - i);
+	layers_init(&p->outer);
+	layers_init(&p->inner);
+	p->vxlan_off = -1;
+	p->err_off = -1;
+	p->udp_csum_ok = -1;
+	p->ip_csum_ok = -1;
 }
 
 /* L3 and L4 of one level, given its ethertype. */
@@ -603,13 +581,7 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		vxgbp_parse_opts_init(&defaults);
 		opts = &defaults;
 	}
-	memset(p, 0, sizeof(*p));
-	layers_init(&p->outer);
-	layers_init(&p->inner);
-	p->vxlan_off = -1;
-	p->err_off = -1;
-	p->udp_csum_ok = -1;
-	p->ip_csum_ok = -1;
+	pkt_init(p);
 	if (caplen > UINT32_MAX || (frame == NULL && caplen))
 		return fail(p, VXGBP_E_INVAL, 0, "frame");
 	if (wirelen < caplen)
