@@ -11,15 +11,24 @@
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader.h"
 
+/* read(2) chunks for pipes: 128 KiB stays in a core's L2 cache, where a
+ * 1 MiB buffer made every copy slower (bench: 0.055 s against 0.085 s for
+ * 620 MB); regular files are mapped in windows instead (no copy at all:
+ * 0.010 s).  The fuzz build uses small ones to reach every boundary. */
 #ifndef GD_READ_CHUNK
-#define GD_READ_CHUNK (1u << 20) /* the fuzz build uses a small one */
+#define GD_READ_CHUNK (128u * 1024)
+#endif
+#ifndef GD_MAP_WINDOW
+#define GD_MAP_WINDOW (8u * 1024 * 1024)
 #endif
 #define CHUNK GD_READ_CHUNK
 #define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
@@ -53,10 +62,14 @@ static uint32_t max_caplen(int linktype)
 
 /* Read until buf holds at least want bytes after pos (or EOF).  Returns
  * 0, or -1 on an I/O error. */
+static int remap(struct gd_reader *r, size_t want, char *errbuf);
+
 static int fill(struct gd_reader *r, size_t want, char *errbuf)
 {
 	if (r->end - r->pos >= want || r->eof)
 		return 0;
+	if (r->map)
+		return remap(r, want, errbuf);
 	if (r->pos) { /* slide the partial record to the front */
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->buf_off += r->pos;
@@ -93,6 +106,144 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 		}
 		r->end += (size_t)n;
 	}
+	return 0;
+}
+
+/*
+ * Mapped regular files.  The window [map, map+map_len) covers file bytes
+ * from map_at (page-aligned); buf points at the capture offset buf_off
+ * inside it, so pos/end work as for the read(2) buffer.  When a record
+ * runs past the window, the next window starts at that record's page.  A
+ * window is never larger than GD_MAP_WINDOW plus one record, so memory
+ * stays flat however long the file is.  The file may grow while we read
+ * (fstat again at its end); if it shrinks under a mapping, touching the
+ * lost pages raises SIGBUS, and on_sigbus() turns that into the one-line
+ * error every other read failure gets, not a crash.
+ */
+#ifdef MAP_POPULATE
+#define MAP_FLAGS MAP_POPULATE /* page tables filled in one call, not per fault */
+#else
+#define MAP_FLAGS 0
+#endif
+
+/* What on_sigbus() says: the mapped file and the record being read. */
+static const char *volatile sigbus_name;
+static volatile uint64_t sigbus_frame, sigbus_off;
+
+/* async-signal-safe: write(2) and digits by hand */
+static void put_str(const char *s)
+{
+	ssize_t w = write(STDERR_FILENO, s, strlen(s));
+
+	(void)w;
+}
+
+static void put_u64(uint64_t v)
+{
+	char b[24];
+	size_t i = sizeof(b);
+
+	b[--i] = '\0';
+	do
+		b[--i] = (char)('0' + v % 10);
+	while ((v /= 10) && i);
+	put_str(b + i);
+}
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	put_str("gbpdump: ");
+	put_str(sigbus_name ? sigbus_name : "(input)");
+	put_str(": frame ");
+	put_u64(sigbus_frame);
+	put_str(" at offset ");
+	put_u64(sigbus_off);
+	put_str(": the file shrank while it was being read (truncated by another program?)\n");
+	_exit(1);
+}
+
+static void unmap(struct gd_reader *r)
+{
+	if (r->map && r->map_len)
+		munmap(r->map, r->map_len);
+	r->map_len = 0;
+}
+
+static int remap(struct gd_reader *r, size_t want, char *errbuf)
+{
+	static const uint8_t none[1];
+	uint64_t at = r->buf_off + r->pos;      /* capture offset of pos */
+	uint64_t fat = r->map_base + at;        /* file offset of pos */
+	uint64_t start = fat & ~(uint64_t)(r->page - 1);
+	size_t lead = (size_t)(fat - start), len;
+	struct stat st;
+	void *m;
+
+	if (r->fsize < fat + want && fstat(r->fd, &st) == 0 && (uint64_t)st.st_size > r->fsize)
+		r->fsize = (uint64_t)st.st_size; /* it grew */
+	len = lead + (want > GD_MAP_WINDOW ? want : GD_MAP_WINDOW);
+	if (r->fsize < start + len)
+		len = r->fsize > start ? (size_t)(r->fsize - start) : 0;
+	unmap(r);
+	r->buf_off = at;
+	r->pos = 0;
+	if (len <= lead) { /* nothing left to map */
+		r->map = (uint8_t *)none;
+		r->buf = (uint8_t *)none;
+		r->end = 0;
+		r->eof = 1;
+		return 0;
+	}
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_FLAGS, r->fd, (off_t)start);
+	if (m == MAP_FAILED) {
+		r->map = (uint8_t *)none;
+		r->buf = (uint8_t *)none;
+		r->end = 0;
+		snprintf(errbuf, GD_ERRBUF, "%s: cannot map offset %llu: %s", r->name,
+			 (unsigned long long)at, strerror(errno));
+		return -1;
+	}
+	madvise(m, len, MADV_SEQUENTIAL);
+	r->map = m;
+	r->map_len = len;
+	r->buf = r->map + lead;
+	r->end = len - lead;
+	if (r->end < want)
+		r->eof = 1; /* the file ends inside what was asked for */
+	return 0;
+}
+
+/* Read a regular file through mappings from here on (before anything was
+ * read).  0, or -1 when it cannot be mapped: the read(2) path then. */
+static int map_open(struct gd_reader *r, const struct stat *st)
+{
+	off_t here = lseek(r->fd, 0, SEEK_CUR);
+	long page = sysconf(_SC_PAGESIZE);
+	char err[GD_ERRBUF];
+	struct sigaction sa;
+
+	/* size 0 may be a /proc-style file whose bytes only read(2) sees */
+	if (here < 0 || page <= 0 || st->st_size <= here)
+		return -1;
+	r->page = (size_t)page;
+	r->map_base = (uint64_t)here;
+	r->fsize = (uint64_t)st->st_size;
+	r->buf_off = 0;
+	r->pos = r->end = 0;
+	r->map = (uint8_t *)"";
+	if (remap(r, 24, err) < 0 || r->end == 0) {
+		r->map = NULL;
+		r->buf = NULL;
+		r->eof = 0;
+		r->pos = r->end = 0;
+		return -1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigbus_name = r->name;
+	sigaction(SIGBUS, &sa, NULL);
 	return 0;
 }
 
@@ -137,6 +288,18 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 	if (!p) {
 		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
 		return -1;
+	}
+	if (r->map) {
+		/* mapped: libpcap reads the descriptor from the capture's start */
+		unmap(r);
+		r->map = NULL;
+		r->buf = NULL;
+		r->end = 0;
+		if (lseek(r->fd, (off_t)r->map_base, SEEK_SET) < 0) {
+			free(p);
+			snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
+			return -1;
+		}
 	}
 	p->b = r->buf;
 	p->n = r->end;
@@ -183,16 +346,22 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 		snprintf(errbuf, GD_ERRBUF, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(r->fd, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	if (S_ISDIR(st.st_mode)) {
 		snprintf(errbuf, GD_ERRBUF, "%s: is a directory", path);
 		reader_close(r);
 		return -1;
 	}
-	r->cap = CHUNK;
-	if (!(r->buf = malloc(r->cap))) {
-		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
-		reader_close(r);
-		return -1;
+	if (!(flags & GD_READ_LIBPCAP) && S_ISREG(st.st_mode) && map_open(r, &st) == 0) {
+		/* mapped (see remap()) */
+	} else {
+		r->cap = CHUNK;
+		if (!(r->buf = malloc(r->cap))) {
+			snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
+			reader_close(r);
+			return -1;
+		}
 	}
 	if (fill(r, 24, errbuf) < 0) {
 		reader_close(r);
@@ -318,6 +487,10 @@ static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 		r->pos = r->end;
 		return -1;
 	}
+	if (r->map) {
+		sigbus_frame = r->count + 1;
+		sigbus_off = off;
+	}
 	h = r->buf + r->pos;
 	caplen = rd32(h + 8, r->swapped);
 	wirelen = rd32(h + 12, r->swapped);
@@ -417,9 +590,12 @@ void reader_close(struct gd_reader *r)
 		pcap_close(r->pc);
 	if (r->fp)
 		fclose(r->fp);
+	if (r->map)
+		unmap(r);
+	else
+		free(r->buf);
 	if (r->fd > 2)
 		close(r->fd);
-	free(r->buf);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
 }

@@ -2,7 +2,8 @@
 /*
  * reader.h - where frames come from.  Two paths that give identical records:
  *  - a fast reader of classic pcap files (either byte order, micro- or
- *    nanosecond): large read(2) chunks, records parsed in place, no copy;
+ *    nanosecond): regular files mapped in windows, pipes read in large
+ *    read(2) chunks, records parsed in place, no copy;
  *  - libpcap for pcapng, for live capture (-i) and for anything else it
  *    reads.
  * Errors are libpcap-style: a message in errbuf for a person to read.
@@ -38,9 +39,13 @@ struct gd_reader {
 	int fd;
 	int swapped;
 	int len_swap;       /* old formats: 1 caplen/len maybe swapped, 2 always */
-	uint8_t *buf;
+	uint8_t *buf;       /* the read(2) buffer, or into the mapping */
 	size_t cap, pos, end;
-	uint64_t buf_off;   /* file offset of buf[0] */
+	uint64_t buf_off;   /* capture offset of buf[0] */
+	uint8_t *map;       /* regular files: the mapped window (reader.c) */
+	size_t map_len, page;
+	uint64_t map_base;  /* file offset where the capture starts */
+	uint64_t fsize;     /* file size as last seen */
 	int eof;
 	uint64_t count;
 	/* libpcap path */

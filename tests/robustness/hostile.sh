@@ -127,6 +127,37 @@ timeout $T "$gd" -r - <"$fix/basic-gbp.pcap" >stdin.txt 2>&1
 timeout $T "$gd" -r "$fix/basic-gbp.pcap" >file.txt 2>&1
 cmp -s stdin.txt file.txt || { echo "FAIL standard input: output differs from -r FILE"; fails=$((fails + 1)); }
 
+# Regular files are mapped (reader.c): one that shrinks under the reader
+# gets the one-line error (SIGBUS caught), one that grows is read to its
+# new end, as the read(2) path would.  big.pcap: 2^11 copies of the
+# records, several mapping windows; gbpdump blocks on a full pipe early on
+# while the file changes.
+cp records big.rec
+for i in 1 2 3 4 5 6 7 8 9 10 11; do cat big.rec big.rec >big.tmp && mv big.tmp big.rec; done
+nbig=$(( $("$gd" -r "$fix/basic-gbp.pcap" | wc -l) * 2048 ))
+{ head -c 24 "$fix/basic-gbp.pcap"; cat big.rec; } >big.pcap
+{ timeout $T "$gd" -r big.pcap 2>err.txt; echo $? >rc.txt; } |
+	{ sleep 1; truncate -s 30000 big.pcap; cat >/dev/null; }
+rc=$(cat rc.txt)
+if [ "$rc" = 1 ] && [ "$(wc -l <err.txt)" = 1 ] &&
+   grep -Eq "^gbpdump: big.pcap: frame [0-9]+ at offset [0-9]+: the file shrank" err.txt; then
+	echo "ok   a file truncated while it is read (exit 1) $(cat err.txt)"
+else
+	echo "FAIL a file truncated while it is read: exit $rc: $(cat err.txt)"; fails=$((fails + 1))
+fi
+head -c 3000000 big.rec >grow.rec.1
+{ head -c 24 "$fix/basic-gbp.pcap"; cat grow.rec.1; } >grow.pcap
+tail -c +3000001 big.rec >grow.rec.2
+{ timeout $T "$gd" -r grow.pcap 2>err.txt; echo $? >rc.txt; } |
+	{ sleep 1; cat grow.rec.2 >>grow.pcap; wc -l >lines.txt; }
+if [ "$(cat rc.txt)" = 0 ] && [ "$(cat lines.txt)" = "$nbig" ] && [ ! -s err.txt ]; then
+	echo "ok   a file that grows while it is read: all $nbig frames"
+else
+	echo "FAIL a file that grows while it is read: exit $(cat rc.txt), $(cat lines.txt) of $nbig frames: $(cat err.txt)"
+	fails=$((fails + 1))
+fi
+rm -f big.rec big.pcap grow.pcap grow.rec.*
+
 # -w
 cp "$fix/basic-gbp.pcap" in.pcap
 sum_before=$(cksum <in.pcap)

@@ -2,7 +2,8 @@
 # paths-agree.sh GBPDUMP FIXTURES
 # The fast classic-pcap reader and libpcap (--libpcap) must give identical
 # output and exit status on every fixture and every regression capture, in
-# every output mode; and reading standard input must equal reading the file.
+# every output mode; and reading standard input must equal reading the file,
+# both when it is the file (mapped) and when it is a pipe (read(2)).
 set -u
 gd=$1 fix=$2
 fails=0 n=0
@@ -17,6 +18,8 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
 		timeout 20 "$gd" -r "$cap" --libpcap $opts >"$tmp/b" 2>"$tmp/eb"; rb=$?
 		# shellcheck disable=SC2086
 		timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
+		# shellcheck disable=SC2086
+		cat "$cap" | timeout 20 "$gd" -r - $opts >"$tmp/d" 2>/dev/null; rd=$?
 		n=$((n + 1))
 		if [ $ra != $rb ] || ! cmp -s "$tmp/a" "$tmp/b"; then
 			echo "FAIL $cap $opts: fast reader (exit $ra) and --libpcap (exit $rb) differ:"
@@ -24,6 +27,9 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
 			fails=$((fails + 1))
 		elif [ $ra != $rc ] || ! cmp -s "$tmp/a" "$tmp/c"; then
 			echo "FAIL $cap $opts: -r FILE (exit $ra) and -r - (exit $rc) differ"
+			fails=$((fails + 1))
+		elif [ $ra != $rd ] || ! cmp -s "$tmp/a" "$tmp/d"; then
+			echo "FAIL $cap $opts: -r FILE (mapped, exit $ra) and -r - from a pipe (read(2), exit $rd) differ"
 			fails=$((fails + 1))
 		fi
 		# the fast path names file, frame and offset on a bad record
