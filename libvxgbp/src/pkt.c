@@ -19,8 +19,9 @@
 #include <vxgbp/vxgbp.h>
 
 #include "cursor.h"
+#include "pkt.h"
 
-#define ETH_P_IP 0x0800
+#define ETH_P_IP ETHERTYPE_IPV4
 #define ETH_P_ARP 0x0806
 #define ETH_P_8021Q 0x8100
 #define ETH_P_8021AD 0x88a8
@@ -28,9 +29,6 @@
 #define ETH_P_IPV6 0x86dd
 
 #define IPPROTO_HOPOPTS_ 0
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_TCP_ 6
-#define IPPROTO_UDP_ 17
 #define IPPROTO_ROUTING_ 43
 #define IPPROTO_FRAGMENT_ 44
 #define IPPROTO_AH_ 51
@@ -44,7 +42,6 @@
 #define IP6OPT_PAD1 0
 #define IP6OPT_CALIPSO 0x07
 
-#define VXLAN_SPORT_DYNAMIC_MIN 49152
 
 /* Per-level parse state: the cursor plus how many bytes of this level the
  * wire carried (capture-independent), so truncation can be told from
@@ -345,20 +342,28 @@ static int parse_arp(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
 }
 
 /* UDP checksum over the pseudo-header (RFC 768, RFC 8200 sec. 8.1). */
+int vxgbpi_udp_csum_ok(const uint8_t *src, const uint8_t *dst, size_t alen,
+		       const uint8_t *u, size_t ulen)
+{
+	uint32_t sum;
+
+	/* pseudo-header: addresses, then protocol and UDP length as 16-bit
+	 * words (the zero bytes add nothing) */
+	sum = vxgbp_csum_add(0, src, alen);
+	sum = vxgbp_csum_add(sum, dst, alen);
+	sum += IPPROTO_UDP_ + (uint32_t)(ulen >> 16) + (uint32_t)(ulen & 0xffff);
+	return vxgbp_csum_fold(vxgbp_csum_add(sum, u, ulen)) == 0;
+}
+
+/* UDP checksum of the datagram at the cursor: 1, 0, or -1 when it was not
+ * captured whole. */
 static int udp_csum_ok(const struct vxgbp_l3 *l3, const struct level *lv, size_t ulen)
 {
 	const uint8_t *u = vxc_ptr_at(&lv->c, 0, ulen);
-	uint32_t sum;
-	size_t alen = l3->version == 4 ? 4 : 16;
 
 	if (!u)
 		return -1;
-	/* pseudo-header: addresses, then protocol and UDP length as 16-bit
-	 * words (the zero bytes add nothing) */
-	sum = vxgbp_csum_add(0, l3->src, alen);
-	sum = vxgbp_csum_add(sum, l3->dst, alen);
-	sum += IPPROTO_UDP_ + (uint32_t)(ulen >> 16) + (uint32_t)(ulen & 0xffff);
-	return vxgbp_csum_fold(vxgbp_csum_add(sum, u, ulen)) == 0;
+	return vxgbpi_udp_csum_ok(l3->src, l3->dst, l3->version == 4 ? 4 : 16, u, ulen);
 }
 
 static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3 *l3,
@@ -443,7 +448,7 @@ static void layers_init(struct vxgbp_layers *ls)
  * nothing verified.  Zeroed 64 bytes a step: one memset() of the whole
  * 368 bytes becomes a "rep stos" whose start-up cost was a quarter of the
  * parse (perf, AMD EPYC); 64-byte pieces are a few wide stores. */
-static void pkt_init(struct vxgbp_pkt *p)
+void vxgbpi_pkt_init(struct vxgbp_pkt *p)
 {
 	unsigned char *d = (unsigned char *)p;
 	size_t i;
@@ -492,7 +497,7 @@ static int parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layer
 	return 0;
 }
 
-static int is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
+int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
 {
 	if (!(o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) &&
 	    (port == VXGBP_PORT_IANA || port == VXGBP_PORT_LINUX))
@@ -581,13 +586,17 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		vxgbp_parse_opts_init(&defaults);
 		opts = &defaults;
 	}
-	pkt_init(p);
+	vxgbpi_pkt_init(p);
 	if (caplen > UINT32_MAX || (frame == NULL && caplen))
 		return fail(p, VXGBP_E_INVAL, 0, "frame");
 	if (wirelen < caplen)
 		wirelen = caplen;
 	p->caplen = (uint32_t)caplen;
 	p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
+
+	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
+	    vxgbpi_parse_fast(p, frame, caplen, wirelen, opts))
+		return 0; /* the common shape, in one pass (pkt_fast.c) */
 
 	vxc_init(&lv.c, frame, caplen);
 	lv.wire_end = wirelen;
@@ -599,7 +608,7 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 	if ((r = parse_l3_l4(p, &lv, &p->outer, et)))
 		return r;
 	if (!(p->have & VXGBP_HAVE_L4) || p->outer.l4.proto != IPPROTO_UDP_ ||
-	    !is_vxlan_port(opts, p->outer.l4.dport))
+	    !vxgbpi_is_vxlan_port(opts, p->outer.l4.dport))
 		return 0;
 
 	/* VXLAN */

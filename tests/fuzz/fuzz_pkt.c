@@ -7,7 +7,8 @@
  * bit 5 drops the default ports, bit 6 makes the wire length larger than
  * the capture.  The frame is copied into a buffer of exactly its size so
  * AddressSanitizer sees any read past it.  Every offset the parser reports
- * must lie inside the frame.
+ * must lie inside the frame, and the fast path (pkt_fast.c) must give
+ * what the layer-by-layer parse gives (VXGBP_PARSE_GENERIC).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r != 0 && r != VXGBP_E_TRUNCATED && r != VXGBP_E_MALFORMED &&
 	    r != VXGBP_E_UNSUPPORTED)
 		abort();
+	/* the one-pass parser of the common shape (pkt_fast.c) and the
+	 * layer-by-layer one give the same struct */
+	{
+		struct vxgbp_parse_opts og = o;
+		struct vxgbp_pkt q;
+
+		og.flags |= VXGBP_PARSE_GENERIC;
+		if (vxgbp_pkt_parse(&q, f, n, wire, &og) != r || memcmp(&p, &q, sizeof(p)))
+			abort();
+	}
 	check_layers(f, n, &p.outer);
 	check_layers(f, n, &p.inner);
 	check_off(p.vxlan_off, n);

@@ -22,6 +22,7 @@
 #include <vxgbp/vxgbp.h>
 
 #include "guard.h"
+#include "pkt.h" /* libvxgbp/src: the fast path's entry, to see it is taken */
 #include "unit.h"
 
 #define RB(r) VXGBP_RB(VXGBP_R_##r)
@@ -1015,6 +1016,95 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+/* ---- the one-pass parser of the common shape (pkt_fast.c) ---- */
+
+/* The same frame parsed both ways gives the same struct, byte for byte
+ * (both start from the same cleared struct; pointers point into the same
+ * frame).  Returns 1 when the fast path took the frame. */
+static int same_both_ways(const uint8_t *f, size_t n, size_t wire,
+			  const struct vxgbp_parse_opts *o)
+{
+	struct vxgbp_parse_opts og = *o;
+	struct vxgbp_pkt a, b, z;
+	int ra, rb, took;
+
+	og.flags |= VXGBP_PARSE_GENERIC;
+	ra = vxgbp_pkt_parse(&a, f, n, wire, o);
+	rb = vxgbp_pkt_parse(&b, f, n, wire, &og);
+	unit_nchecks++;
+	if (ra != rb || memcmp(&a, &b, sizeof(a))) {
+		EXPECT(0, "fast %d and generic %d parses differ (%zu of %zu bytes, have %#x/%#x, "
+		       "findings %#llx/%#llx)", ra, rb, n, wire, a.have, b.have,
+		       (unsigned long long)a.findings, (unsigned long long)b.findings);
+		return 0;
+	}
+	/* did the fast path take it?  (its own result, on a copy) */
+	vxgbpi_pkt_init(&z); /* as vxgbp_pkt_parse() starts */
+	z.caplen = (uint32_t)n;
+	z.wirelen = (uint32_t)(wire < n ? n : wire);
+	took = o->linktype == VXGBP_LINK_ETHERNET &&
+	       vxgbpi_parse_fast(&z, f, n, wire < n ? n : wire, o);
+	if (took && memcmp(&z, &a, sizeof(z)))
+		EXPECT(0, "vxgbpi_parse_fast differs from vxgbp_pkt_parse (%zu bytes)", n);
+	return took;
+}
+
+START_TEST(test_fast_path)
+{
+	static uint8_t f[MAXF], m[MAXF];
+	unsigned long long s = 0xfa57;
+	unsigned taken = 0, taken_full = 0;
+
+	for (size_t ci = 0; ci < NCASES; ci++) {
+		const struct fcase *c = &cases[ci];
+		struct vxgbp_parse_opts o = case_opts(c), on = o;
+		struct lay l;
+		int common;
+
+		on.flags |= VXGBP_PARSE_NO_CSUM;
+		build_case(c, f, &l);
+		/* the shape pkt_fast.c is for */
+		common = c->link == VXGBP_LINK_ETHERNET && c->ov == 4 && !c->n_vlan && !c->opts &&
+			 c->iv == 4 && !c->in_vlan && !c->iopts &&
+			 (c->iproto == 6 || c->iproto == 17 || c->iproto == 1);
+		CTX("%s", c->name);
+		if (same_both_ways(f, l.len, l.len, &o) != common)
+			EXPECT(0, "%s: fast path %s", c->name, common ? "not taken" : "taken");
+		taken_full += (unsigned)common;
+		for (size_t n = 0; n <= l.len; n++) {
+			taken += (unsigned)same_both_ways(f, n, l.len, &o);
+			same_both_ways(f, n, n, &on);
+			same_both_ways(f, n, l.len + 100, &o);
+		}
+		/* every header byte set to 0, 0xff and flipped in its low bit */
+		for (size_t at = 0; at < l.needed + 4 && at < l.len; at++) {
+			static const int vals[] = { 0x00, 0xff, -1 };
+
+			for (size_t v = 0; v < 3; v++) {
+				memcpy(m, f, l.len);
+				m[at] = vals[v] < 0 ? (uint8_t)(f[at] ^ 1) : (uint8_t)vals[v];
+				taken += (unsigned)same_both_ways(m, l.len, l.len, &o);
+				same_both_ways(m, l.len, l.len, &on);
+			}
+		}
+		for (int it = 0; it < 3000; it++) {
+			size_t n = (size_t)(unit_rand(&s) % (l.len + 1));
+			int flips = 1 + (int)(unit_rand(&s) % 4);
+
+			memcpy(m, f, l.len);
+			for (int k = 0; k < flips; k++) {
+				size_t at = (size_t)(unit_rand(&s) % (l.needed + 4 < l.len ? l.needed + 4 : l.len));
+
+				m[at] = (uint8_t)unit_rand(&s);
+			}
+			taken += (unsigned)same_both_ways(m, n, l.len, (it & 1) ? &on : &o);
+		}
+	}
+	ck_assert_uint_gt(taken_full, 2);
+	ck_assert_uint_gt(taken, 200); /* 429 when written */
+}
+END_TEST
+
 /* ---- ports, link types, options ---- */
 
 START_TEST(test_ports)
@@ -1616,6 +1706,7 @@ int main(void)
 	tcase_add_test(tc, test_random_frames);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_mutations);
+	tcase_add_test(tc, test_fast_path);
 	tc = unit_tcase(s, "misc");
 	tcase_add_test(tc, test_ports);
 	tcase_add_test(tc, test_not_vxlan);

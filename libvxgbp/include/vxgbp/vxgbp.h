@@ -326,6 +326,10 @@ struct vxgbp_parse_opts {
 };
 #define VXGBP_PARSE_NO_DEFAULT_PORTS 0x1u /* do not take 4789/8472 */
 #define VXGBP_PARSE_NO_CSUM 0x2u          /* do not verify checksums */
+#define VXGBP_PARSE_GENERIC 0x4u          /* layer by layer even for the common
+                                             Ethernet/IPv4/UDP/VXLAN/IPv4 shape,
+                                             which has a one-pass parser with
+                                             the same result (for tests) */
 
 /* Initialise opts: Ethernet, ports 4789 and 8472. */
 void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o);
