@@ -190,6 +190,7 @@ queue "gbpdump -r --json" "$frames" "$bytes" "$gd" -r "$pool" --json
 queue "gbpdump -r --stats" "$frames" "$bytes" "$gd" -r "$pool" --stats
 queue "gbpdump -r --libpcap" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
 queue "gbpdump -r - (stdin)" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
+queue "cat FILE | gbpdump -r - (pipe)" "$frames" "$bytes" sh -c "cat \"$pool\" | \"$gd\" -r -"
 queue "gbpdump -r FILE.pcapng" "$frames" "$bytesng" "$gd" -r "$poolng"
 queue "gbpdump -r FILE.pcapng --stats" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
 run_queue "$runs" || exit 1
@@ -275,12 +276,16 @@ if [ $callgrind = 1 ] && have valgrind && [ -x "$micro" ]; then
 	ann=$(callgrind_annotate --inclusive=yes --threshold=100 "$out.cg" 2>/dev/null)
 	irf() { echo "$ann" | grep -E "[:]$1(\.[a-z0-9.]+)?( |\$)" | head -n 1 | awk '{gsub(",", "", $1); print $1}'; }
 	h=$(irf loop_hdr) pa=$(irf loop_parse) pn=$(irf loop_parse_nocsum)
+	ga=$(irf loop_parse_generic) gn=$(irf loop_parse_generic_nocsum)
 	say ""
 	say "### libvxgbp instructions per call (callgrind, $micro $pool --count $n)"
 	say ""
 	say "- header decode + validate: $(( ${h:-0} / n )) instructions"
-	say "- full-frame parse, checksums verified: $(( (${pa:-0} - ${pn:-0}) / n )) instructions"
+	# loop_parse is inclusive of the calls the three wrappers make to it
+	say "- full-frame parse, checksums verified: $(( (${pa:-0} - ${pn:-0} - ${ga:-0} - ${gn:-0}) / n )) instructions"
 	say "- full-frame parse, VXGBP_PARSE_NO_CSUM: $(( ${pn:-0} / n )) instructions"
+	say "- layer by layer (VXGBP_PARSE_GENERIC), checksums verified: $(( ${ga:-0} / n )) instructions"
+	say "- layer by layer (VXGBP_PARSE_GENERIC), no checksums: $(( ${gn:-0} / n )) instructions"
 fi
 
 if [ -n "$results" ]; then
