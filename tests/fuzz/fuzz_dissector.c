@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * fuzz_dissector.c - libFuzzer harness for the Wireshark plugin's
+ * dissection path: the plugin's sources (dissector/packet-vxgbp.c,
+ * vxgbp-stats.c) are compiled in with the sanitizers, registered the way
+ * Wireshark registers a plugin, and every input is dissected by the whole
+ * of libwireshark as an Ethernet frame, with a visible protocol tree (so
+ * every proto_tree_add_* and expert-info call runs), the way tshark -V
+ * would.  The plugin hooks UDP ports 4789 and 8472, so the VXLAN frames of
+ * the seeds reach it through eth/ip/udp as in a capture.
+ *
+ * Input: one option byte (as fuzz_pkt; bit 6: the frame was longer on the
+ * wire than captured), then the frame.  libwireshark itself is not
+ * instrumented; ASan sees the plugin's and libvxgbp's reads, and the
+ * tvbuff accessors keep Wireshark's own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include <epan/epan.h>
+#include <epan/epan_dissect.h>
+#include <epan/frame_data.h>
+#include <epan/prefs.h>
+#include <epan/tvbuff.h>
+#include <wiretap/wtap.h>
+#include <wsutil/filesystem.h>
+#include <wsutil/privileges.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+void plugin_register(void); /* dissector/packet-vxgbp.c */
+
+static epan_t *session;
+static epan_dissect_t *edt;
+
+static const nstime_t *frame_ts(struct packet_provider_data *prov, guint32 num)
+{
+	static const nstime_t zero;
+
+	(void)prov;
+	(void)num;
+	return &zero;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static const struct packet_provider_funcs funcs = { frame_ts, NULL, NULL, NULL };
+	char *err;
+
+	(void)argc;
+	/* no profile, no user folders: the same dissection every run */
+	g_setenv("XDG_CONFIG_HOME", "/nonexistent", TRUE);
+	g_setenv("XDG_CACHE_HOME", "/nonexistent", TRUE);
+	g_setenv("XDG_DATA_HOME", "/nonexistent", TRUE);
+	g_setenv("WIRESHARK_DEBUG_WMEM_OVERRIDE", "simple", TRUE); /* plain malloc: ASan sees it */
+	g_setenv("G_SLICE", "always-malloc", TRUE);
+	init_process_policies();
+	if ((err = configuration_init((*argv)[0], NULL)))
+		g_free(err);
+	wtap_init(FALSE);
+	plugin_register(); /* as Wireshark does for vxgbp.so */
+	if (!epan_init(NULL, NULL, FALSE))
+		abort();
+	epan_load_settings();
+	prefs_apply_all();
+	session = epan_new(NULL, &funcs);
+	edt = epan_dissect_new(session, TRUE, TRUE);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static guint32 num;
+	wtap_rec rec;
+	frame_data fd;
+	tvbuff_t *tvb;
+	guint8 *frame;
+	guint32 len;
+
+	if (size < 1 || size > 65536)
+		return 0;
+	len = (guint32)(size - 1);
+	/* a copy of exactly the frame's size: ASan sees a read past it */
+	frame = g_malloc(len ? len : 1);
+	memcpy(frame, data + 1, len);
+	wtap_rec_init(&rec);
+	rec.rec_type = REC_TYPE_PACKET;
+	rec.presence_flags = WTAP_HAS_TS | WTAP_HAS_CAP_LEN;
+	rec.rec_header.packet_header.pkt_encap = WTAP_ENCAP_ETHERNET;
+	rec.rec_header.packet_header.caplen = len;
+	rec.rec_header.packet_header.len = (data[0] & 0x40) ? len + 100 : len;
+	frame_data_init(&fd, ++num, &rec, 0, 0);
+	tvb = tvb_new_real_data(frame, len, (gint)rec.rec_header.packet_header.len);
+	epan_dissect_run(edt, WTAP_FILE_TYPE_SUBTYPE_UNKNOWN, &rec, tvb, &fd, NULL);
+	epan_dissect_reset(edt); /* frees the tvb chain */
+	frame_data_destroy(&fd);
+	wtap_rec_cleanup(&rec);
+	g_free(frame);
+	return 0;
+}
