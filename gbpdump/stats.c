@@ -60,6 +60,8 @@ struct table {
 struct gd_stats {
 	uint64_t frames, bytes, vxlan, gbp, other;
 	uint64_t g_frames[NO_GROUP + 1], g_bytes[NO_GROUP + 1];
+	uint32_t seen[NO_GROUP + 1]; /* the groups with frames, as first seen */
+	uint32_t nseen;
 	struct table vnis;      /* key.vni only */
 	struct table endpoints; /* inner source -> group */
 	struct table pairs;     /* (source group, inner destination) */
@@ -245,7 +247,8 @@ void stats_add(struct gd_stats *st, const struct gd_rec *rec, const struct vxgbp
 	g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : NO_GROUP;
 	if (g != NO_GROUP)
 		st->gbp++;
-	st->g_frames[g]++;
+	if (!st->g_frames[g]++)
+		st->seen[st->nseen++] = g;
 	st->g_bytes[g] += rec->wirelen;
 
 	next.n = 1;
@@ -282,6 +285,13 @@ static int cell_cmp(const void *a, const void *b)
 	if (x->src != y->src)
 		return x->src < y->src ? -1 : 1;
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 static int slot_vni_cmp(const void *a, const void *b)
@@ -380,6 +390,9 @@ int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups
 	size_t nv = 0, nc = 0;
 
 	apply(st); /* the last frame's updates */
+	/* groups in ascending order (plain VXLAN, 0x10000, last), without
+	 * walking all 65537 counters */
+	qsort(st->seen, st->nseen, sizeof(st->seen[0]), u32_cmp);
 	v = malloc((st->vnis.n ? st->vnis.n : 1) * sizeof(*v));
 	if (!v)
 		return -1;
@@ -403,15 +416,13 @@ int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups
 				   key_vni(&v[i].k), (unsigned long long)v[i].frames,
 				   (unsigned long long)v[i].bytes);
 		out_str(o, "],\"groups\":[");
-		for (uint32_t g = 0, first = 1; g <= NO_GROUP; g++) {
-			if (!st->g_frames[g])
-				continue;
-			out_str(o, first ? "{" : ",{");
+		for (uint32_t i = 0, g; i < st->nseen; i++) {
+			g = st->seen[i];
+			out_str(o, i ? ",{" : "{");
 			json_group(o, "group", g, groups);
 			out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}",
 				   (unsigned long long)st->g_frames[g],
 				   (unsigned long long)st->g_bytes[g]);
-			first = 0;
 		}
 		out_str(o, "],\"matrix\":[");
 		for (size_t i = 0; i < nc; i++) {
@@ -433,9 +444,8 @@ int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups
 			out_printf(o, "  %8u %12llu %13llu\n", key_vni(&v[i].k),
 				   (unsigned long long)v[i].frames, (unsigned long long)v[i].bytes);
 		out_str(o, "\nPer group:\n  group                         frames         bytes\n");
-		for (uint32_t g = 0; g <= NO_GROUP; g++) {
-			if (!st->g_frames[g])
-				continue;
+		for (uint32_t i = 0, g; i < st->nseen; i++) {
+			g = st->seen[i];
 			out_str(o, "  ");
 			text_group(o, g, groups);
 			out_printf(o, " %12llu %13llu\n", (unsigned long long)st->g_frames[g],
