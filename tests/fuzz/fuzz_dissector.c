@@ -27,6 +27,7 @@
 #include <wiretap/wtap.h>
 #include <wsutil/filesystem.h>
 #include <wsutil/privileges.h>
+#include <wsutil/wslog.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,6 +36,10 @@ void plugin_register(void); /* dissector/packet-vxgbp.c */
 
 static epan_t *session;
 static epan_dissect_t *edt;
+
+/* A session keeps state across frames (conversations, reassembly): a new
+ * one every this many inputs keeps memory flat over millions of runs. */
+#define FRAMES_PER_SESSION 65536
 
 static const nstime_t *frame_ts(struct packet_provider_data *prov, guint32 num)
 {
@@ -45,9 +50,10 @@ static const nstime_t *frame_ts(struct packet_provider_data *prov, guint32 num)
 	return &zero;
 }
 
+static const struct packet_provider_funcs funcs = { frame_ts, NULL, NULL, NULL };
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const struct packet_provider_funcs funcs = { frame_ts, NULL, NULL, NULL };
 	char *err;
 
 	(void)argc;
@@ -57,6 +63,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	g_setenv("XDG_DATA_HOME", "/nonexistent", TRUE);
 	g_setenv("WIRESHARK_DEBUG_WMEM_OVERRIDE", "simple", TRUE); /* plain malloc: ASan sees it */
 	g_setenv("G_SLICE", "always-malloc", TRUE);
+	ws_log_init("fuzz_dissector", NULL);
+	ws_log_set_level(LOG_LEVEL_WARNING); /* not a debug line per frame */
 	init_process_policies();
 	if ((err = configuration_init((*argv)[0], NULL)))
 		g_free(err);
@@ -82,6 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size > 65536)
 		return 0;
+	if (num && num % FRAMES_PER_SESSION == 0) {
+		epan_dissect_free(edt);
+		epan_free(session);
+		session = epan_new(NULL, &funcs);
+		edt = epan_dissect_new(session, TRUE, TRUE);
+	}
 	len = (guint32)(size - 1);
 	/* a copy of exactly the frame's size: ASan sees a read past it */
 	frame = g_malloc(len ? len : 1);
