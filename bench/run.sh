@@ -190,7 +190,7 @@ queue "gbpdump -r --json" "$frames" "$bytes" "$gd" -r "$pool" --json
 queue "gbpdump -r --stats" "$frames" "$bytes" "$gd" -r "$pool" --stats
 queue "gbpdump -r --libpcap" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
 queue "gbpdump -r - (stdin)" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
-queue "cat FILE | gbpdump -r - (pipe)" "$frames" "$bytes" sh -c "cat \"$pool\" | \"$gd\" -r -"
+queue "gbpdump -r - (from a pipe)" "$frames" "$bytes" sh -c "cat \"$pool\" | \"$gd\" -r -"
 queue "gbpdump -r FILE.pcapng" "$frames" "$bytesng" "$gd" -r "$poolng"
 queue "gbpdump -r FILE.pcapng --stats" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
 run_queue "$runs" || exit 1
@@ -236,6 +236,7 @@ if [ $memory = 1 ]; then
 	bigf=$dir/pool-$big.pcap
 	make_pool "$bigf" "$big" || exit 2
 	bb=$(stat -c %s "$bigf")
+	cat "$bigf" >/dev/null # warm the page cache, as for the others
 	run_one "gbpdump -r ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool"
 	run_one "gbpdump -r ($big frames)" 1 "$big" "$bb" "$gd" -r "$bigf"
 	run_one "gbpdump -r --json ($frames frames)" 1 "$frames" "$bytes" "$gd" -r "$pool" --json
