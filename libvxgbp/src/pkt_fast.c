@@ -30,6 +30,31 @@
 
 #define FAST_MIN 84 /* bytes up to the inner L4 header */
 
+/* An untagged Ethernet header at eth and an IPv4 header without options
+ * right after it, both checked to be in the cursor's window, filled in as
+ * pkt.c's parse_eth() and parse_ipv4() would. */
+VXC_INLINE void fill_eth_ipv4(struct vxgbp_layers *ls, const struct vxc *c, size_t eth,
+			      size_t tot, uint16_t frag, uint8_t proto)
+{
+	size_t ip = eth + 14;
+
+	ls->l2.off = (int)eth;
+	ls->l2.dst = vxc_ptr_at(c, eth, 6);
+	ls->l2.src = vxc_ptr_at(c, eth + 6, 6);
+	ls->l2.ethertype = ETHERTYPE_IPV4;
+	ls->l3.off = (int)ip;
+	ls->l3.version = 4;
+	ls->l3.tos = vxc_u8_at(c, ip + 1);
+	ls->l3.tot_len = (uint16_t)tot;
+	ls->l3.hdr_len = 20;
+	ls->l3.ip_id = vxc_be16_at(c, ip + 4);
+	ls->l3.dont_frag = (frag & 0x4000) != 0;
+	ls->l3.ttl = vxc_u8_at(c, ip + 8);
+	ls->l3.proto = proto;
+	ls->l3.src = vxc_ptr_at(c, ip + 12, 4);
+	ls->l3.dst = vxc_ptr_at(c, ip + 16, 4);
+}
+
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o)
 {
@@ -112,21 +137,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		ip_ok = vxgbp_csum_fold(vxgbp_csum_add(0, frame + 14, 20)) == 0;
 	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4 | VXGBP_HAVE_VXLAN |
 		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
-	p->outer.l2.off = 0;
-	p->outer.l2.dst = frame;
-	p->outer.l2.src = frame + 6;
-	p->outer.l2.ethertype = ETHERTYPE_IPV4;
-	p->outer.l3.off = 14;
-	p->outer.l3.version = 4;
-	p->outer.l3.tos = vxc_u8_at(&c, 15);
-	p->outer.l3.tot_len = (uint16_t)tot;
-	p->outer.l3.hdr_len = 20;
-	p->outer.l3.ip_id = vxc_be16_at(&c, 18);
-	p->outer.l3.dont_frag = (frag & 0x4000) != 0;
-	p->outer.l3.ttl = vxc_u8_at(&c, 22);
-	p->outer.l3.proto = IPPROTO_UDP_;
-	p->outer.l3.src = frame + 26;
-	p->outer.l3.dst = frame + 30;
+	fill_eth_ipv4(&p->outer, &c, 0, tot, frag, IPPROTO_UDP_);
 	p->ip_csum_ok = ip_ok;
 	p->outer.l4.off = 34;
 	p->outer.l4.proto = IPPROTO_UDP_;
@@ -148,21 +159,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 	if (p->outer.l3.ttl == 0)
 		p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
 
-	p->inner.l2.off = 50;
-	p->inner.l2.dst = frame + 50;
-	p->inner.l2.src = frame + 56;
-	p->inner.l2.ethertype = ETHERTYPE_IPV4;
-	p->inner.l3.off = 64;
-	p->inner.l3.version = 4;
-	p->inner.l3.tos = vxc_u8_at(&c, 65);
-	p->inner.l3.tot_len = (uint16_t)itot;
-	p->inner.l3.hdr_len = 20;
-	p->inner.l3.ip_id = vxc_be16_at(&c, 68);
-	p->inner.l3.dont_frag = (ifrag & 0x4000) != 0;
-	p->inner.l3.ttl = vxc_u8_at(&c, 72);
-	p->inner.l3.proto = iproto;
-	p->inner.l3.src = frame + 76;
-	p->inner.l3.dst = frame + 80;
+	fill_eth_ipv4(&p->inner, &c, 50, itot, ifrag, iproto);
 	p->inner.l4.off = 84;
 	p->inner.l4.proto = iproto;
 	switch (iproto) {
