@@ -174,6 +174,22 @@ static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgb
 	}
 }
 
+/* ,"dont_learn":true,"policy_applied":false: the flags that mean something
+ * only with G, named by libvxgbp's flag table. */
+static void json_gbp_flags(struct gd_out *o, uint16_t flags)
+{
+	const struct vxgbp_flag_info *fi;
+
+	for (unsigned i = 0; (fi = vxgbp_flag_get(i)); i++) {
+		if (fi->needs != VXGBP_F_G || !(fi->set & VXGBP_FLAGSET_DRAFT))
+			continue;
+		out_str(o, ",\"");
+		out_str(o, fi->key);
+		out_str(o, "\":");
+		out_str(o, (flags & fi->mask) ? "true" : "false");
+	}
+}
+
 static void json_verdict(struct gd_out *o, const struct vxgbp_hdr *h, unsigned dev)
 {
 	struct vxgbp_verdict v;
@@ -218,10 +234,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		if (vxgbp_hdr_has_gbp(h)) {
 			out_str(o, "{\"id\":");
 			out_u64(o, h->group);
-			out_str(o, ",\"dont_learn\":");
-			out_str(o, (h->flags & VXGBP_F_D) ? "true" : "false");
-			out_str(o, ",\"policy_applied\":");
-			out_str(o, (h->flags & VXGBP_F_A) ? "true" : "false");
+			json_gbp_flags(o, h->flags);
 			if ((name = vxgbp_groups_name(pp->groups, h->group))) {
 				out_str(o, ",\"name\":");
 				out_json_str(o, name);

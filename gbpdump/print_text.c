@@ -255,33 +255,11 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 
 void print_flags(struct gd_out *o, uint16_t flags)
 {
-	const struct vxgbp_hdr h = { .flags = flags };
-	uint16_t rsvd = vxgbp_hdr_rsvd_flags(&h);
-	int first = 1;
+	char buf[VXGBP_FLAGS_STRLEN];
 
+	vxgbp_flags_format(buf, sizeof(buf), flags, VXGBP_FLAGSET_DRAFT);
 	out_putc(o, '[');
-#define FLAG(bit, name)                        \
-	do {                                   \
-		if (flags & (bit)) {           \
-			if (!first)            \
-				out_putc(o, ',');  \
-			out_str(o, name);      \
-			first = 0;             \
-		}                              \
-	} while (0)
-	FLAG(VXGBP_F_G, "G");
-	FLAG(VXGBP_F_I, "I");
-	if (flags & VXGBP_F_G) {
-		FLAG(VXGBP_F_D, "D");
-		FLAG(VXGBP_F_A, "A");
-	}
-#undef FLAG
-	if (rsvd) {
-		if (!first)
-			out_putc(o, ',');
-		out_str(o, "R=0x");
-		out_hex(o, rsvd, 4);
-	}
+	out_str(o, buf);
 	out_putc(o, ']');
 }
 

@@ -156,7 +156,7 @@ static void spec_default(struct spec *s)
 	s->udp.proto = 17;
 	s->udp.sport = 49152;
 	s->udp.dport = VXGBP_PORT_IANA;
-	vxgbp_hdr_init(&s->hdr, 100, 0, 0, 0, 0);
+	vxgbp_hdr_init(&s->hdr, 100, 0, 0);
 	s->encap = 1;
 	memcpy(s->ieth.src, imac_s, 6);
 	memcpy(s->ieth.dst, imac_d, 6);

@@ -554,13 +554,13 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 		p->mac[3] = (uint8_t)(getpid() >> 8);
 		p->mac[4] = (uint8_t)getpid();
 		p->mac[5] = (uint8_t)(i + 1);
-		vxgbp_hdr_init(&p->hdr, c->vni, 1, c->group, 0, 0);
+		vxgbp_hdr_init(&p->hdr, c->vni, VXGBP_F_G, c->group);
 	}
-	vxgbp_hdr_init(&c->p[P_PLAIN].hdr, c->vni, 0, 0, 0, 0);
+	vxgbp_hdr_init(&c->p[P_PLAIN].hdr, c->vni, 0, 0);
 	c->p[P_RSVD0].hdr.flags |= 0x0100;
 	c->p[P_RSVD1].hdr.flags |= 0x0030;
 	c->p[P_RSVDTAIL].hdr.rsvd = 0xff;
-	vxgbp_hdr_init(&c->p[P_IDNOG].hdr, c->vni, 0, 0, 0, 0);
+	vxgbp_hdr_init(&c->p[P_IDNOG].hdr, c->vni, 0, 0);
 	c->p[P_IDNOG].hdr.group = c->group;
 	c->p[P_DONTLEARN].hdr.flags |= VXGBP_F_D;
 }

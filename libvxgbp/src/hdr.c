@@ -57,21 +57,19 @@ int vxgbp_hdr_encode(const struct vxgbp_hdr *h, void *buf, size_t len)
 	return VXGBP_HDR_LEN;
 }
 
-void vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, int has_gbp,
-		    uint16_t group, int dont_learn, int policy_applied)
+int vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, uint16_t flags, uint16_t group)
 {
-	h->flags = VXGBP_F_I;
-	h->group = 0;
-	h->vni = vni & VXGBP_VNI_MAX;
-	h->rsvd = 0;
-	if (!has_gbp)
-		return;
-	h->flags |= VXGBP_F_G;
-	if (dont_learn)
-		h->flags |= VXGBP_F_D;
-	if (policy_applied)
-		h->flags |= VXGBP_F_A;
+	const uint16_t with_g = VXGBP_F_D | VXGBP_F_A;
+
+	if (flags & ~(VXGBP_F_G | with_g) || vni > VXGBP_VNI_MAX)
+		return VXGBP_E_INVAL;
+	if (!(flags & VXGBP_F_G) && ((flags & with_g) || group))
+		return VXGBP_E_INVAL;
+	h->flags = (uint16_t)(VXGBP_F_I | flags);
 	h->group = group;
+	h->vni = vni;
+	h->rsvd = 0;
+	return 0;
 }
 
 uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h)
@@ -103,5 +101,5 @@ uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h)
 
 uint16_t vxgbp_hdr_rsvd_flags(const struct vxgbp_hdr *h)
 {
-	return h->flags & ((h->flags & VXGBP_F_G) ? VXGBP_F_RSVD_GBP : VXGBP_F_RSVD_7348);
+	return (uint16_t)(h->flags & ~vxgbp_flags_defined(h->flags, VXGBP_FLAGSET_DRAFT));
 }

@@ -40,7 +40,7 @@ void vxgbp_mark_to_hdr(struct vxgbp_hdr *h, uint32_t mark, uint32_t vni,
 {
 	uint32_t test = (flags & VXGBP_MARK_TX_STRICT) ? mark & VXGBP_MARK_USED : mark;
 
-	vxgbp_hdr_init(h, vni, 0, 0, 0, 0);
+	vxgbp_hdr_init(h, vni & VXGBP_VNI_MAX, 0, 0);
 	if (!test)
 		return;
 	h->flags |= VXGBP_F_G;

@@ -158,7 +158,7 @@ static int gbp(uint8_t *out, size_t outlen, int over, const struct opt *oo, int 
 
 	if (in < 0)
 		return in;
-	vxgbp_hdr_init(&h, 100, 1, 0x200, 0, 0);
+	vxgbp_hdr_init(&h, 100, VXGBP_F_G, 0x200);
 	ip_init(&ip, over, 0, oo);
 	return vxgbp_vxlan_build(out, outlen, &eth_outer, &ip, &udp, &h, inner, (size_t)in);
 }

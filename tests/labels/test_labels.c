@@ -868,7 +868,7 @@ START_TEST(guard_frames)
 	ln = vxgbp_calipso_build(lopt, sizeof(lopt), 0, 1, cats, 2, VXGBP_CALIPSO_BAD_CSUM);
 	ck_assert_int_gt(cn, 0);
 	ck_assert_int_gt(ln, 0);
-	vxgbp_hdr_init(&h, 100, 1, 0x200, 0, 0);
+	vxgbp_hdr_init(&h, 100, VXGBP_F_G, 0x200);
 	for (int variant = 0; variant < 2; variant++) {
 		struct vxgbp_ip_spec oip = variant ? o6 : o4, iip = variant ? o4 : o6;
 		struct vxgbp_pkt p;

@@ -336,7 +336,7 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stag
 		}
 		/* 2. the header libvxgbp predicts for the sender's mark */
 		if (r->plain)
-			vxgbp_hdr_init(&want, dec.vni, 0, 0, 0, 0);
+			vxgbp_hdr_init(&want, dec.vni, 0, 0);
 		else
 			vxgbp_mark_to_hdr(&want, r->mark, dec.vni, stage >= 5 ? VXGBP_MARK_TX_STRICT : 0);
 		if (vxgbp_hdr_encode(&want, wantb, sizeof(wantb)) != VXGBP_HDR_LEN ||

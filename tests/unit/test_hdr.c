@@ -320,17 +320,24 @@ START_TEST(test_init)
 {
 	static const struct {
 		uint32_t vni;
-		int gbp, d, a;
+		uint16_t flags;
 		uint16_t id;
+		int rc;
 		uint8_t want[8];
 	} c[] = {
-		{ 42, 0, 0, 0, 0, { 0x08, 0, 0, 0, 0, 0, 42, 0 } },
-		{ 42, 0, 1, 1, 0x1234, { 0x08, 0, 0, 0, 0, 0, 42, 0 } }, /* no G: D/A/ID dropped */
-		{ 0x123456, 1, 0, 0, 0x0200, { 0x88, 0, 0x02, 0, 0x12, 0x34, 0x56, 0 } },
-		{ 1, 1, 1, 0, 0xffff, { 0x88, 0x40, 0xff, 0xff, 0, 0, 1, 0 } },
-		{ 1, 1, 0, 1, 1, { 0x88, 0x08, 0, 1, 0, 0, 1, 0 } },
-		{ 1, 1, 1, 1, 7, { 0x88, 0x48, 0, 7, 0, 0, 1, 0 } },
-		{ 0x1ffffff, 1, 0, 0, 0, { 0x88, 0, 0, 0, 0xff, 0xff, 0xff, 0 } }, /* VNI masked */
+		{ 42, 0, 0, 0, { 0x08, 0, 0, 0, 0, 0, 42, 0 } },
+		{ 0x123456, VXGBP_F_G, 0x0200, 0, { 0x88, 0, 0x02, 0, 0x12, 0x34, 0x56, 0 } },
+		{ 1, VXGBP_F_G | VXGBP_F_D, 0xffff, 0, { 0x88, 0x40, 0xff, 0xff, 0, 0, 1, 0 } },
+		{ 1, VXGBP_F_G | VXGBP_F_A, 1, 0, { 0x88, 0x08, 0, 1, 0, 0, 1, 0 } },
+		{ 1, VXGBP_F_G | VXGBP_F_D | VXGBP_F_A, 7, 0, { 0x88, 0x48, 0, 7, 0, 0, 1, 0 } },
+		{ VXGBP_VNI_MAX, VXGBP_F_G, 0, 0, { 0x88, 0, 0, 0, 0xff, 0xff, 0xff, 0 } },
+		/* what a conforming sender cannot send is refused, h untouched */
+		{ 42, VXGBP_F_D, 0, VXGBP_E_INVAL, { 0 } },          /* D without G */
+		{ 42, VXGBP_F_A, 0, VXGBP_E_INVAL, { 0 } },          /* A without G */
+		{ 42, 0, 0x1234, VXGBP_E_INVAL, { 0 } },             /* ID without G */
+		{ 42, VXGBP_F_G | VXGBP_F_I, 1, VXGBP_E_INVAL, { 0 } }, /* I is not the caller's */
+		{ 42, VXGBP_F_G | 0x0100, 1, VXGBP_E_INVAL, { 0 } }, /* a reserved bit */
+		{ 0x1000000, VXGBP_F_G, 1, VXGBP_E_INVAL, { 0 } },   /* VNI out of range */
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
@@ -339,7 +346,12 @@ START_TEST(test_init)
 
 		CTX("init case %zu", i);
 		memset(&h, 0xab, sizeof(h));
-		vxgbp_hdr_init(&h, c[i].vni, c[i].gbp, c[i].id, c[i].d, c[i].a);
+		EXPECT_EQ(vxgbp_hdr_init(&h, c[i].vni, c[i].flags, c[i].id), c[i].rc);
+		if (c[i].rc) {
+			EXPECT_EQ(h.flags, 0xabab);
+			EXPECT_EQ(h.rsvd, 0xab);
+			continue;
+		}
 		EXPECT_EQ(vxgbp_hdr_encode(&h, out, 8), 8);
 		EXPECT_MEM(out, c[i].want, 8);
 		/* a conforming sender's header has no MUST findings */

@@ -252,8 +252,10 @@ START_TEST(test_mark_roundtrip)
 		uint64_t x = unit_rand(&s);
 		struct vxgbp_hdr h, h2;
 
-		vxgbp_hdr_init(&h, (uint32_t)(x >> 32) & VXGBP_VNI_MAX, 1, (uint16_t)x,
-			       (x >> 16) & 1, (x >> 17) & 1);
+		vxgbp_hdr_init(&h, (uint32_t)(x >> 32) & VXGBP_VNI_MAX,
+			       (uint16_t)(VXGBP_F_G | ((x >> 16) & 1 ? VXGBP_F_D : 0) |
+					  ((x >> 17) & 1 ? VXGBP_F_A : 0)),
+			       (uint16_t)x);
 		vxgbp_mark_to_hdr(&h2, vxgbp_mark_from_hdr(&h), h.vni, VXGBP_MARK_TX_STRICT);
 		unit_nchecks++;
 		if (!same_hdr(&h, &h2) && (h.group || h.flags & (VXGBP_F_D | VXGBP_F_A))) {

@@ -32,7 +32,18 @@
 extern "C" {
 #endif
 
-#define VXGBP_VERSION "0.1.0"
+/* The version of this header.  vxgbp_version() gives the library's, which
+ * may be newer (the same major version keeps the ABI: docs/api.md). */
+#define VXGBP_VERSION_MAJOR 1
+#define VXGBP_VERSION_MINOR 0
+#define VXGBP_VERSION_PATCH 0
+#define VXGBP_VERSION "1.0.0"
+/* One number to compare: 0xMMmmpp. */
+#define VXGBP_VERSION_NUMBER \
+	((VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) | VXGBP_VERSION_PATCH)
+
+/* The library's version, "1.0.0" (the VXGBP_VERSION it was built with). */
+const char *vxgbp_version(void);
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -87,10 +98,12 @@ int vxgbp_hdr_decode(struct vxgbp_hdr *h, const void *buf, size_t len);
 /* Encode into buf.  Returns VXGBP_HDR_LEN, VXGBP_E_NOSPACE, or VXGBP_E_INVAL
  * when vni > VXGBP_VNI_MAX. */
 int vxgbp_hdr_encode(const struct vxgbp_hdr *h, void *buf, size_t len);
-/* Fill h as a conforming GBP sender would (G and I set, or only I when
- * has_gbp is 0), ID and flags from the arguments. */
-void vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, int has_gbp,
-		    uint16_t group, int dont_learn, int policy_applied);
+/* Fill h as a conforming sender would: I always set, plus flags, which may
+ * hold VXGBP_F_G, VXGBP_F_D and VXGBP_F_A (D and A only with G); the group
+ * only with G.  Returns 0, or VXGBP_E_INVAL (another bit, D/A/a group
+ * without G, vni > VXGBP_VNI_MAX; h is then untouched).  To craft any other
+ * header, set the fields of struct vxgbp_hdr directly. */
+int vxgbp_hdr_init(struct vxgbp_hdr *h, uint32_t vni, uint16_t flags, uint16_t group);
 /* Header-level findings (VXGBP_RB(rule) bits), stateless. */
 uint64_t vxgbp_hdr_check(const struct vxgbp_hdr *h);
 /* The reserved bits of the flag word that are set (bytes 0-1 as in
@@ -102,6 +115,39 @@ static inline int vxgbp_hdr_has_gbp(const struct vxgbp_hdr *h)
 {
 	return (h->flags & VXGBP_F_G) != 0;
 }
+
+/* ------------------------------------------------------------------------
+ * Flag names: one table, the meaning of every flag bit a front end shows.
+ *
+ * D and A mean something only when G is set (the draft, sec. 2.1; Linux's
+ * vxlan_parse_gbp_hdr() reads them only under G).  Without G they are
+ * reserved bits like any other: rendered in the R=0x.... part, never by
+ * name, and judged by the gbp.d-without-g / gbp.a-without-g rules.
+ */
+#define VXGBP_FLAGSET_DRAFT 0x1u /* RFC 7348 and the draft: G, I, D, A */
+#define VXGBP_FLAGSET_VPP 0x2u   /* VPP's vxlan-gbp adds E and S (with G) */
+
+struct vxgbp_flag_info {
+	const char *name;  /* "G", "I", "D", "A", "E", "S" */
+	const char *key;   /* "gbp", "vni_valid", "dont_learn", "policy_applied", ... */
+	const char *text;  /* "Group Policy ID present", ... */
+	uint16_t mask;     /* the bit in vxgbp_hdr.flags */
+	uint16_t needs;    /* bits that must be set too for it to mean anything
+	                      (VXGBP_F_G for D, A, E, S; 0 for G and I) */
+	unsigned set;      /* VXGBP_FLAGSET_* that defines it */
+};
+/* The i-th flag in header order (the draft's first, then vendors'); NULL
+ * past the last. */
+const struct vxgbp_flag_info *vxgbp_flag_get(unsigned i);
+/* The bits of flags that carry a meaning under the flag sets `sets`
+ * (0 means VXGBP_FLAGSET_DRAFT): G and I always, D and A when G is set. */
+uint16_t vxgbp_flags_defined(uint16_t flags, unsigned sets);
+/* Render flags as gbpdump prints them: the defined bits by name in table
+ * order, then "R=0x%04x" for every other bit set: "G,I,D", "I,R=0x0048",
+ * "" for 0.  NUL-terminated; returns the length, or VXGBP_E_NOSPACE (buf
+ * holds a prefix).  24 bytes always suffice. */
+#define VXGBP_FLAGS_STRLEN 24
+int vxgbp_flags_format(char *buf, size_t buflen, uint16_t flags, unsigned sets);
 
 /* ------------------------------------------------------------------------
  * Linux skb->mark mapping and the verdict of a Linux 6.12 VTEP.
@@ -345,6 +391,144 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts);
 
+/* Parse from where you are: the same struct, the same findings for the same
+ * bytes, offsets from the start of buf.
+ *
+ * vxgbp_pkt_parse_vxlan: buf is a VXLAN UDP payload (the 8-byte header,
+ * then the inner Ethernet frame), as a UDP dissector or a socket hands it
+ * over.  vxlan_off is 0; the outer layers are absent (off -1, no
+ * VXGBP_HAVE_L2..L4) and the rules that need them (checksums, fragments,
+ * source port, TTL) are not judged; everything else - header rules, inner
+ * layers, inner labels, inner VLAN - is exactly what vxgbp_pkt_parse() gives
+ * for the same bytes inside a whole frame.  opts: only flags count.
+ *
+ * vxgbp_pkt_parse_inner: buf is an inner Ethernet frame alone; fills
+ * p->inner (and the inner-frame findings) as the two above would. */
+int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
+			  size_t wirelen, const struct vxgbp_parse_opts *opts);
+int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
+			  size_t wirelen, const struct vxgbp_parse_opts *opts);
+
+/* ------------------------------------------------------------------------
+ * Cross-frame analysis: a tracker the caller owns (vxgbp_track_size() bytes
+ * of its memory) fed one parsed frame at a time, in capture order.  It
+ * keeps, within a memory budget the caller sets:
+ *  - endpoints: (VNI, inner source MAC) and (VNI, inner source IP or ARP
+ *    sender) -> the group that endpoint last sent with;
+ *  - flows: (VNI, inner IP version, protocol, addresses, ports) -> group;
+ *  - a fixed cache of recent inner frames (hash of VNI + inner bytes);
+ *  - counters per VNI and per group, and traffic per (source group, VNI,
+ *    inner destination), resolved at the end to (source group, destination
+ *    group): a destination's group is learned from the frames that
+ *    endpoint itself sent, even when it speaks only later in the capture.
+ * and judges the four cross-frame rules on the frame where they are seen:
+ *   gbp.policy-reapplied        the same inner frame seen again with another
+ *                               group ID, A=1 on either sighting
+ *   gbp.policy-applied-cleared  the same inner frame seen with A=1, then A=0
+ *   gbp.group-conflict          one endpoint sends with different group IDs
+ *   gbp.flow-group-change       the group ID changes within one inner flow
+ * (a re-sighting already reported is not also an endpoint or flow change).
+ *
+ * The library allocates nothing itself: tables come from the caller's
+ * zalloc/free (zlib style), never more than budget bytes in all.  When a
+ * table is full, new keys are not stored: the frame still counts everywhere
+ * it can, the keys that found no room are counted (summary.dropped_*), and
+ * no count or finding is ever made up.
+ */
+#define VXGBP_GROUP_NONE 0x10000u    /* plain VXLAN (G clear) */
+#define VXGBP_GROUP_UNKNOWN 0x20000u /* a destination never seen sending GBP */
+
+#define VXGBP_TRACK_RULES 0x1u  /* the four cross-frame rules */
+#define VXGBP_TRACK_MATRIX 0x2u /* VNI/group counters, group-to-group matrix */
+
+#define VXGBP_TRACK_BUDGET_DEFAULT ((size_t)256 << 20)
+
+struct vxgbp_track_opts {
+	unsigned what;   /* VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX */
+	size_t budget;   /* most bytes of tables held at once; 0: the default */
+	void *(*zalloc)(void *ctx, size_t size);         /* zeroed, or NULL */
+	void (*free)(void *ctx, void *ptr, size_t size); /* size as asked */
+	void *ctx;
+};
+
+struct vxgbp_track; /* opaque: vxgbp_track_size() bytes, malloc-aligned */
+size_t vxgbp_track_size(void);
+/* Start a tracker in t.  Returns 0, VXGBP_E_INVAL (no allocator, no
+ * `what`), or VXGBP_E_NOSPACE (the budget or zalloc cannot give the fixed
+ * part). */
+int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o);
+/* Give every table back through free(); t may then be init'ed again. */
+void vxgbp_track_fini(struct vxgbp_track *t);
+
+enum vxgbp_track_key {
+	VXGBP_KEY_FRAME = 1, /* the same inner frame, seen again */
+	VXGBP_KEY_MAC,       /* VNI + inner source MAC */
+	VXGBP_KEY_IP,        /* VNI + inner source IP (or ARP sender) */
+	VXGBP_KEY_FLOW,      /* VNI + inner 5-tuple */
+};
+
+/* One cross-frame finding: which rule, on what key, against which frame. */
+struct vxgbp_track_hit {
+	unsigned rule;            /* VXGBP_R_POLICY_REAPPLIED ... */
+	enum vxgbp_track_key key;
+	uint64_t prev_frame;      /* the earlier frame it contradicts */
+	uint16_t prev_group;      /* its group ID */
+	uint16_t prev_flags;      /* its flags word */
+};
+
+#define VXGBP_TRACK_MAX_HITS 4
+#define VXGBP_TRACK_FULL_ENDPOINTS 0x1u
+#define VXGBP_TRACK_FULL_FLOWS 0x2u
+#define VXGBP_TRACK_FULL_PAIRS 0x4u
+#define VXGBP_TRACK_FULL_VNIS 0x8u
+
+struct vxgbp_track_result {
+	uint64_t findings;        /* VXGBP_RB() of the cross-frame rules hit */
+	unsigned n_hits;
+	struct vxgbp_track_hit hit[VXGBP_TRACK_MAX_HITS];
+	unsigned full;            /* VXGBP_TRACK_FULL_*: keys of this frame not stored */
+};
+
+/* Feed one frame: p as parsed (any entry point; frames without VXLAN are
+ * counted too), frame its number (1-based, increasing).  r (may be NULL)
+ * gets the cross-frame findings of this frame.  Returns 0, or
+ * VXGBP_E_NOSPACE when a key found no room (r->full says which). */
+int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
+		      struct vxgbp_track_result *r);
+
+struct vxgbp_track_summary {
+	uint64_t frames, bytes;   /* every frame fed (bytes on the wire) */
+	uint64_t vxlan, gbp;      /* with a VXLAN header / with G set */
+	uint64_t other;           /* no VXLAN header */
+	uint64_t unparsed;        /* stopped by an error before a VXLAN header */
+	size_t endpoints, flows, vnis, groups, pairs; /* keys held */
+	uint64_t dropped_endpoints, dropped_flows, dropped_vnis, dropped_pairs;
+	                          /* keys that found no room (frames, for pairs
+	                             and VNIs: not in those tables' counts) */
+	uint64_t dropped_pair_bytes;
+	unsigned full;            /* VXGBP_TRACK_FULL_* tables that ran out */
+	size_t mem;               /* bytes of tables held now */
+};
+void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s);
+
+/* Counters of one VNI or group. */
+struct vxgbp_track_count {
+	uint32_t key;             /* VNI, or group ID / VXGBP_GROUP_NONE */
+	uint64_t frames, bytes;
+};
+/* One cell of the group-to-group matrix. */
+struct vxgbp_track_cell {
+	uint32_t src, dst;        /* group ID, VXGBP_GROUP_NONE or _UNKNOWN */
+	uint64_t frames, bytes;
+};
+/* Copy out the counters, sorted by key (groups: VXGBP_GROUP_NONE last),
+ * or the matrix, sorted by (src, dst), equal cells merged.  n is the room
+ * in out (summary.vnis / .groups / .pairs is always enough).  Return the
+ * number written, or VXGBP_E_NOSPACE. */
+int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
+int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
+int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n);
+
 /* ------------------------------------------------------------------------
  * Frame builder.
  */
@@ -391,6 +575,16 @@ int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth
 int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
 		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *udp,
 		      const struct vxgbp_hdr *hdr, const void *inner, size_t inner_len);
+
+/* Build an Ethernet ARP packet for IPv4 (RFC 826): op 1 request, 2 reply;
+ * sender sha/spa, target tha/tpa (tha may be NULL: zero, as in a request).
+ * eth gives the Ethernet header (dst, src, VLAN tags).  Returns the frame
+ * length (42 bytes untagged), VXGBP_E_NOSPACE or VXGBP_E_INVAL. */
+#define VXGBP_ARP_REQUEST 1
+#define VXGBP_ARP_REPLY 2
+int vxgbp_arp_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
+		    uint16_t op, const uint8_t sha[6], const uint8_t spa[4],
+		    const uint8_t tha[6], const uint8_t tpa[4]);
 
 /* Internet checksum helpers (RFC 1071), exposed for tools and tests. */
 uint16_t vxgbp_csum_fold(uint32_t sum);
@@ -494,6 +688,11 @@ const char *vxgbp_cipso_tag_name(uint8_t type);
  * into buf (always NUL-terminated when buflen > 0).  Returns the length, or
  * VXGBP_E_NOSPACE when buf was too small (then holds a prefix). */
 int vxgbp_cipso_cats_format(char *buf, size_t buflen, const struct vxgbp_cipso_tag *t);
+/* The same text with no length limit, handed to put() a piece at a time
+ * (put returns 0 to go on, negative to stop).  Returns the total length, or
+ * put's negative return. */
+typedef int (*vxgbp_put_fn)(void *ctx, const char *s, size_t n);
+int vxgbp_cipso_cats_put(const struct vxgbp_cipso_tag *t, vxgbp_put_fn put, void *ctx);
 
 /* What to put in one tag when building. */
 struct vxgbp_cipso_tag_spec {
@@ -538,6 +737,7 @@ int vxgbp_calipso_parse(struct vxgbp_calipso *c, const void *opt, size_t len);
 int vxgbp_calipso_cat_next(const struct vxgbp_calipso *c, unsigned *iter,
 			   uint16_t *lo, uint16_t *hi);
 int vxgbp_calipso_cats_format(char *buf, size_t buflen, const struct vxgbp_calipso *c);
+int vxgbp_calipso_cats_put(const struct vxgbp_calipso *c, vxgbp_put_fn put, void *ctx);
 /* The RFC 5570 checksum of a whole option (type byte on): CRC-16/CCITT as
  * HDLC uses it (reflected, initial 0xffff, complemented - Linux's
  * ~crc_ccitt(0xffff, ...)) over every byte, the checksum field taken as
