@@ -574,34 +574,98 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port)
 	return 0;
 }
 
+/* Start a parse: p cleared, lengths recorded (wirelen never below caplen).
+ * VXGBP_E_INVAL for a buffer the parser cannot take. */
+static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t caplen,
+		 size_t *wirelen, const struct vxgbp_parse_opts *opts)
+{
+	vxgbpi_pkt_init(p);
+	if (caplen > UINT32_MAX || (buf == NULL && caplen))
+		return fail(p, VXGBP_E_INVAL, 0, "frame");
+	if (*wirelen < caplen)
+		*wirelen = caplen;
+	p->caplen = (uint32_t)caplen;
+	p->wirelen = *wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)*wirelen;
+	vxc_init(&lv->c, buf, caplen);
+	lv->wire_end = *wirelen;
+	lv->inner = 0;
+	lv->no_csum = opts && (opts->flags & VXGBP_PARSE_NO_CSUM) != 0;
+	return 0;
+}
+
+/* Findings about the VXLAN packet as a whole: the header's own, and those
+ * of the outer layers the parse found (none when it started at the VXLAN
+ * header).  One place for both parsers: pkt_fast.c calls it too. */
+void vxgbpi_vxlan_findings(struct vxgbp_pkt *p)
+{
+	const struct vxgbp_layers *o = &p->outer;
+
+	p->findings |= vxgbp_hdr_check(&p->vx);
+	if (p->ip_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
+	if (p->udp_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
+	if (p->have & VXGBP_HAVE_L3) {
+		if (o->l3.more_frags || o->l3.frag_off)
+			p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);
+		if (o->l3.ttl == 0)
+			p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
+	}
+	if (p->have & VXGBP_HAVE_L4) {
+		if (o->l3.version == 6 && o->l4.csum == 0)
+			p->findings |= VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6);
+		if (o->l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
+			p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
+	}
+}
+
+/* The inner frame at the cursor: Ethernet (VXLAN carries no other
+ * payload), its tags, L3 and L4. */
+static int parse_inner(struct vxgbp_pkt *p, struct level *lv)
+{
+	int r;
+
+	lv->inner = 1;
+	if ((r = parse_eth(p, lv, &p->inner.l2)))
+		return r;
+	p->have |= VXGBP_HAVE_INNER_L2;
+	if (p->inner.l2.n_vlan)
+		p->findings |= VXGBP_RB(VXGBP_R_INNER_VLAN);
+	return parse_l3_l4(p, lv, &p->inner, p->inner.l2.ethertype);
+}
+
+/* The VXLAN header at the cursor and the inner frame after it. */
+static int parse_vxlan(struct vxgbp_pkt *p, struct level *lv)
+{
+	int r;
+
+	if ((r = need(p, lv, VXGBP_HDR_LEN, "vxlan")))
+		return r;
+	p->vxlan_off = (int)lv->c.pos;
+	vxgbp_hdr_decode(&p->vx, vxc_ptr_at(&lv->c, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN);
+	vxc_skip(&lv->c, VXGBP_HDR_LEN);
+	p->have |= VXGBP_HAVE_VXLAN;
+	vxgbpi_vxlan_findings(p);
+	return parse_inner(p, lv);
+}
+
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts)
 {
 	struct vxgbp_parse_opts defaults;
 	struct level lv;
 	uint16_t et = 0;
-	int r, fragment;
+	int r;
 
 	if (!opts) {
 		vxgbp_parse_opts_init(&defaults);
 		opts = &defaults;
 	}
-	vxgbpi_pkt_init(p);
-	if (caplen > UINT32_MAX || (frame == NULL && caplen))
-		return fail(p, VXGBP_E_INVAL, 0, "frame");
-	if (wirelen < caplen)
-		wirelen = caplen;
-	p->caplen = (uint32_t)caplen;
-	p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
-
+	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
+		return r;
 	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
 	    vxgbpi_parse_fast(p, frame, caplen, wirelen, opts))
 		return 0; /* the common shape, in one pass (pkt_fast.c) */
-
-	vxc_init(&lv.c, frame, caplen);
-	lv.wire_end = wirelen;
-	lv.inner = 0;
-	lv.no_csum = (opts->flags & VXGBP_PARSE_NO_CSUM) != 0;
 
 	if ((r = parse_link(p, &lv, opts->linktype, &et)))
 		return r;
@@ -610,41 +674,9 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 	if (!(p->have & VXGBP_HAVE_L4) || p->outer.l4.proto != IPPROTO_UDP_ ||
 	    !vxgbpi_is_vxlan_port(opts, p->outer.l4.dport))
 		return 0;
-
-	/* VXLAN */
-	if ((r = need(p, &lv, VXGBP_HDR_LEN, "vxlan")))
-		return r;
-	p->vxlan_off = (int)lv.c.pos;
-	vxgbp_hdr_decode(&p->vx, vxc_ptr_at(&lv.c, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN);
-	vxc_skip(&lv.c, VXGBP_HDR_LEN);
-	p->have |= VXGBP_HAVE_VXLAN;
-
-	/* Findings that concern the VXLAN packet as a whole. */
-	p->findings |= vxgbp_hdr_check(&p->vx);
-	fragment = p->outer.l3.more_frags || p->outer.l3.frag_off;
-	if (fragment)
-		p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);
-	if (p->ip_csum_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
-	if (p->udp_csum_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
-	if (p->outer.l3.version == 6 && p->outer.l4.csum == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6);
-	if (p->outer.l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
-		p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
-	if (p->outer.l3.ttl == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
-
-	/* The inner frame: Ethernet (VXLAN carries no other payload). */
-	lv.inner = 1;
-	r = parse_eth(p, &lv, &p->inner.l2);
-	if (!r) {
-		p->have |= VXGBP_HAVE_INNER_L2;
-		if (p->inner.l2.n_vlan)
-			p->findings |= VXGBP_RB(VXGBP_R_INNER_VLAN);
-		r = parse_l3_l4(p, &lv, &p->inner, p->inner.l2.ethertype);
-	}
-	if (r && fragment) {
+	r = parse_vxlan(p, &lv);
+	if (r && (p->have & VXGBP_HAVE_VXLAN) &&
+	    (p->outer.l3.more_frags || p->outer.l3.frag_off)) {
 		/* The rest of the inner frame is in later fragments: not an
 		 * error of this frame. */
 		p->findings &= ~(VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
@@ -654,4 +686,26 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		return 0;
 	}
 	return r;
+}
+
+int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
+			  size_t wirelen, const struct vxgbp_parse_opts *opts)
+{
+	struct level lv;
+	int r;
+
+	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
+		return r;
+	return parse_vxlan(p, &lv);
+}
+
+int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
+			  size_t wirelen, const struct vxgbp_parse_opts *opts)
+{
+	struct level lv;
+	int r;
+
+	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
+		return r;
+	return parse_inner(p, &lv);
 }

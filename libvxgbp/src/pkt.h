@@ -32,6 +32,10 @@ int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port);
 int vxgbpi_udp_csum_ok(const uint8_t *src, const uint8_t *dst, size_t alen,
 		       const uint8_t *u, size_t ulen);
 
+/* Findings of the VXLAN packet as a whole (the header's, and its outer
+ * layers' when p has them): pkt.c and pkt_fast.c both call this. */
+void vxgbpi_vxlan_findings(struct vxgbp_pkt *p);
+
 /* pkt_fast.c: 1 when the frame is the common shape and p (initialised,
  * caplen/wirelen set, wirelen >= caplen) is filled in as pkt.c would;
  * 0, with p untouched, otherwise. */

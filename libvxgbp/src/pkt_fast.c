@@ -149,15 +149,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 
 	p->vxlan_off = 42;
 	vxgbp_hdr_decode(&p->vx, frame + 42, VXGBP_HDR_LEN);
-	p->findings |= vxgbp_hdr_check(&p->vx);
-	if (ip_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
-	if (udp_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
-	if (p->outer.l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
-		p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
-	if (p->outer.l3.ttl == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
+	vxgbpi_vxlan_findings(p); /* the same rules as pkt.c, written once */
 
 	fill_eth_ipv4(&p->inner, &c, 50, itot, ifrag, iproto);
 	p->inner.l4.off = 84;

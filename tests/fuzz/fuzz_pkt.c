@@ -7,8 +7,10 @@
  * bit 5 drops the default ports, bit 6 makes the wire length larger than
  * the capture.  The frame is copied into a buffer of exactly its size so
  * AddressSanitizer sees any read past it.  Every offset the parser reports
- * must lie inside the frame, and the fast path (pkt_fast.c) must give
- * what the layer-by-layer parse gives (VXGBP_PARSE_GENERIC).
+ * must lie inside the frame, the fast path (pkt_fast.c) must give what
+ * the layer-by-layer parse gives (VXGBP_PARSE_GENERIC), and a parse from
+ * the VXLAN header (vxgbp_pkt_parse_vxlan) or from the inner frame
+ * (vxgbp_pkt_parse_inner) what the whole-frame parse found there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,56 @@ static void check_layers(const uint8_t *f, size_t n, const struct vxgbp_layers *
 		abort();
 }
 
+#define OUTER_RULES (VXGBP_RB(VXGBP_R_UDP_CSUM) | VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6) | \
+		     VXGBP_RB(VXGBP_R_IP_CSUM) | VXGBP_RB(VXGBP_R_FRAGMENT) | \
+		     VXGBP_RB(VXGBP_R_SPORT_RANGE) | VXGBP_RB(VXGBP_R_OUTER_TTL))
+
+/* b, parsed from byte off of what a was parsed from, has a's inner layers
+ * (offsets off less), error, and findings (but the outer ones). */
+static void same_from(const struct vxgbp_pkt *a, const struct vxgbp_pkt *b, int off,
+		      int with_vx)
+{
+	struct vxgbp_layers in = a->inner;
+	int *o[] = { &in.l2.off, &in.l3.off, &in.l3.opt_off, &in.l3.cipso_off,
+		     &in.l3.calipso_off, &in.l4.off };
+	uint64_t mask = ~OUTER_RULES;
+
+	for (size_t i = 0; i < sizeof(o) / sizeof(o[0]); i++)
+		if (*o[i] >= 0)
+			*o[i] -= off;
+	if (!with_vx)
+		mask &= ~vxgbp_hdr_check(&a->vx);
+	if (a->outer.l3.cipso_off >= 0 || a->outer.l3.calipso_off >= 0)
+		return; /* outer label findings are mixed in: compared in the unit test */
+	if (memcmp(&in, &b->inner, sizeof(in)) || ((a->findings ^ b->findings) & mask) ||
+	    a->err != b->err || (a->err && b->err_off != a->err_off - off) ||
+	    (with_vx && memcmp(&a->vx, &b->vx, sizeof(a->vx))))
+		abort();
+}
+
+static void entry_points_agree(const uint8_t *f, size_t n, size_t wire,
+			       const struct vxgbp_parse_opts *o)
+{
+	struct vxgbp_parse_opts og = *o;
+	struct vxgbp_pkt a, b;
+	size_t off, wend, uend;
+
+	og.flags |= VXGBP_PARSE_GENERIC;
+	vxgbp_pkt_parse(&a, f, n, wire, &og);
+	if (!(a.have & VXGBP_HAVE_VXLAN) || a.outer.l3.more_frags || a.outer.l3.frag_off)
+		return;
+	off = (size_t)a.vxlan_off;
+	wend = (size_t)a.outer.l4.off + a.outer.l4.len;
+	uend = n < wend ? n : wend;
+	vxgbp_pkt_parse_vxlan(&b, f + off, uend - off, wend - off, o);
+	same_from(&a, &b, (int)off, 1);
+	if (a.have & VXGBP_HAVE_INNER_L2) {
+		off = (size_t)a.inner.l2.off;
+		vxgbp_pkt_parse_inner(&b, f + off, uend - off, wend - off, o);
+		same_from(&a, &b, (int)off, 0);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vxgbp_parse_opts o;
@@ -101,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (vxgbp_pkt_parse(&q, f, n, wire, &og) != r || memcmp(&p, &q, sizeof(p)))
 			abort();
 	}
+	entry_points_agree(f, n, wire, &o);
 	check_layers(f, n, &p.outer);
 	check_layers(f, n, &p.inner);
 	check_off(p.vxlan_off, n);

@@ -1105,6 +1105,141 @@ START_TEST(test_fast_path)
 }
 END_TEST
 
+/* ---- parse from where you are: the VXLAN payload, the inner frame ---- */
+
+#define OUTER_RULES (RB(UDP_CSUM) | RB(UDP_ZERO_CSUM6) | RB(IP_CSUM) | RB(FRAGMENT) | \
+		     RB(SPORT_RANGE) | RB(OUTER_TTL))
+#define ALL_LABEL_RULES (LABEL_RULES | RB(CIPSO_ALIGN) | RB(CIPSO_CAT_INVALID) | \
+			 RB(CIPSO_BITMAP_PAD) | RB(CIPSO_LOCAL))
+#define INNER_RULES (RB(INNER_VLAN) | RB(TRUNCATED) | RB(MALFORMED) | ALL_LABEL_RULES)
+
+/* ls with every offset moved back by off, as a parse starting off bytes
+ * later finds it (pointers stay: they point into the same bytes). */
+static struct vxgbp_layers shifted(struct vxgbp_layers ls, int off)
+{
+	int *o[] = { &ls.l2.off, &ls.l3.off, &ls.l3.opt_off, &ls.l3.cipso_off,
+		     &ls.l3.calipso_off, &ls.l4.off };
+
+	for (size_t i = 0; i < sizeof(o) / sizeof(o[0]); i++)
+		if (*o[i] >= 0)
+			*o[i] -= off;
+	return ls;
+}
+
+/* What a parse from byte off must agree on with the whole-frame parse a:
+ * the inner layers, the VXLAN header (with_vx), the error and where, and
+ * the findings of mask. */
+static void same_from(const struct vxgbp_pkt *a, const struct vxgbp_pkt *b, int off,
+		      int with_vx, uint64_t mask, const char *what)
+{
+	struct vxgbp_layers in = shifted(a->inner, off);
+	unsigned have = a->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4 |
+				   (with_vx ? VXGBP_HAVE_VXLAN : 0));
+
+	unit_nchecks++;
+	if (memcmp(&in, &b->inner, sizeof(in)) || b->have != have ||
+	    (b->findings ^ a->findings) & mask || b->err != a->err ||
+	    (a->err && (b->err_off != a->err_off - off || strcmp(b->err_layer, a->err_layer))) ||
+	    (with_vx && (b->vxlan_off != 0 || memcmp(&a->vx, &b->vx, sizeof(a->vx)))) ||
+	    b->outer.l2.off != -1 || b->outer.l3.off != -1 || b->outer.l4.off != -1)
+		EXPECT(0, "%s: from byte %d: have %#x/%#x findings %#llx/%#llx err %d/%d at %d/%d",
+		       what, off, a->have, b->have, (unsigned long long)a->findings,
+		       (unsigned long long)b->findings, a->err, b->err, a->err_off, b->err_off);
+}
+
+/* Parse f (n of wire bytes captured) whole, then again from its VXLAN
+ * header and from its inner frame, and compare. */
+static void entry_points_agree(const uint8_t *f, size_t n, size_t wire,
+			       const struct vxgbp_parse_opts *o, unsigned *compared)
+{
+	struct vxgbp_parse_opts og = *o;
+	struct vxgbp_pkt a, b;
+	uint64_t mask;
+	size_t off, uend, wend;
+
+	og.flags |= VXGBP_PARSE_GENERIC;
+	vxgbp_pkt_parse(&a, f, n, wire, &og);
+	if (!(a.have & VXGBP_HAVE_VXLAN) || a.outer.l3.more_frags || a.outer.l3.frag_off)
+		return; /* a fragment's cut inner frame is not an error there */
+	/* outer labels add label findings the payload does not have */
+	mask = a.outer.l3.cipso_off >= 0 || a.outer.l3.calipso_off >= 0 ? ~(OUTER_RULES | ALL_LABEL_RULES)
+									  : ~OUTER_RULES;
+	off = (size_t)a.vxlan_off;
+	wend = (size_t)a.outer.l4.off + a.outer.l4.len; /* the UDP datagram bounds both */
+	uend = n < wend ? n : wend;
+	vxgbp_pkt_parse_vxlan(&b, f + off, uend - off, wend - off, o);
+	same_from(&a, &b, (int)off, 1, mask, "vxlan payload");
+	if (a.have & VXGBP_HAVE_INNER_L2) {
+		off = (size_t)a.inner.l2.off;
+		vxgbp_pkt_parse_inner(&b, f + off, uend - off, wend - off, o);
+		same_from(&a, &b, (int)off, 0, mask & INNER_RULES, "inner frame");
+		EXPECT_EQ(b.vxlan_off, -1);
+	}
+	(*compared)++;
+}
+
+START_TEST(test_entry_points)
+{
+	static uint8_t f[MAXF], m[MAXF];
+	unsigned long long s = 0xe27;
+	unsigned compared = 0;
+
+	for (size_t ci = 0; ci < NCASES; ci++) {
+		const struct fcase *c = &cases[ci];
+		struct vxgbp_parse_opts o = case_opts(c);
+		struct lay l;
+
+		build_case(c, f, &l);
+		CTX("%s", c->name);
+		for (size_t n = 0; n <= l.len; n++)
+			entry_points_agree(f, n, l.len, &o, &compared);
+		for (int it = 0; it < 3000; it++) {
+			size_t n = (size_t)(unit_rand(&s) % (l.len + 1));
+			int flips = 1 + (int)(unit_rand(&s) % 4);
+
+			memcpy(m, f, l.len);
+			for (int k = 0; k < flips; k++)
+				m[unit_rand(&s) % l.len] = (uint8_t)unit_rand(&s);
+			entry_points_agree(m, n, l.len, &o, &compared);
+		}
+	}
+	ck_assert_uint_gt(compared, 1000);
+}
+END_TEST
+
+/* The payload parser never reads outside its buffer, whatever it is. */
+START_TEST(test_entry_points_guarded)
+{
+	static uint8_t f[MAXF];
+	struct guard g;
+	struct vxgbp_pkt p;
+
+	ck_assert_int_eq(guard_init(&g, MAXF), 0);
+	for (size_t ci = 0; ci < NCASES; ci++) {
+		struct lay l;
+
+		build_case(&cases[ci], f, &l);
+		if (!l.vx)
+			continue;
+		for (size_t n = l.vx; n <= l.len; n++) {
+			size_t k = n - l.vx;
+			int r = vxgbp_pkt_parse_vxlan(&p, guard_place(&g, f + l.vx, k), k, k, NULL);
+
+			EXPECT(r == 0 || r == VXGBP_E_TRUNCATED || r == VXGBP_E_MALFORMED, "r %d", r);
+			EXPECT_EQ(r, p.err);
+			if (k < VXGBP_HDR_LEN)
+				EXPECT_EQ(r, VXGBP_E_MALFORMED); /* the wire had no more either */
+			r = vxgbp_pkt_parse_inner(&p, guard_place(&g, f + l.vx, k), k, k, NULL);
+			EXPECT_EQ(r, p.err);
+		}
+	}
+	guard_free(&g);
+	/* NULL with a length is refused, NULL empty is a cut header */
+	EXPECT_EQ(vxgbp_pkt_parse_vxlan(&p, NULL, 8, 8, NULL), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_pkt_parse_vxlan(&p, NULL, 0, 8, NULL), VXGBP_E_TRUNCATED);
+}
+END_TEST
+
 /* ---- ports, link types, options ---- */
 
 START_TEST(test_ports)
@@ -1707,6 +1842,8 @@ int main(void)
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_mutations);
 	tcase_add_test(tc, test_fast_path);
+	tcase_add_test(tc, test_entry_points);
+	tcase_add_test(tc, test_entry_points_guarded);
 	tc = unit_tcase(s, "misc");
 	tcase_add_test(tc, test_ports);
 	tcase_add_test(tc, test_not_vxlan);
