@@ -54,7 +54,7 @@ uint16_t vxgbp_flags_defined(uint16_t f, unsigned sets)
 int vxgbp_flags_format(char *buf, size_t buflen, uint16_t f, unsigned sets)
 {
 	uint16_t def = vxgbp_flags_defined(f, sets), rsvd = (uint16_t)(f & ~def);
-	char tmp[VXGBP_FLAGS_STRLEN];
+	char tmp[VXGBP_FLAGS_STRLEN] = "";
 	size_t n = 0;
 
 	for (unsigned i = 0; i < N_FLAGS; i++)

@@ -10,7 +10,9 @@
  *   k = 0 G, k = 4 I, k = 9 D, k = 12 A, other k < 16 reserved flags,
  *   16..31 Group Policy ID, 32..55 VNI, 56..63 reserved byte.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <vxgbp/vxgbp.h>
 
@@ -316,6 +318,97 @@ START_TEST(test_encode_errors)
 }
 END_TEST
 
+/* Read a rendered flags word back: names through the table, "R=0x...". */
+static uint16_t unformat(const char *s, unsigned sets, uint16_t *named)
+{
+	uint16_t f = 0;
+
+	*named = 0;
+	while (*s) {
+		const struct vxgbp_flag_info *fi;
+		size_t len = strcspn(s, ",");
+		int hit = 0;
+
+		if (!strncmp(s, "R=0x", 4)) {
+			f |= (uint16_t)strtoul(s + 4, NULL, 16);
+			hit = 1;
+		}
+		for (unsigned i = 0; !hit && (fi = vxgbp_flag_get(i)); i++)
+			if ((fi->set & sets) && strlen(fi->name) == len && !strncmp(s, fi->name, len)) {
+				f |= fi->mask;
+				*named |= fi->mask;
+				hit = 1;
+			}
+		EXPECT(hit, "unknown piece in \"%s\"", s);
+		if (!hit)
+			return 0;
+		s += len + (s[len] == ',');
+	}
+	return f;
+}
+
+/* Every flags word: the text names exactly the defined bits (D and A only
+ * with G), the rest is R=..., and reading it back gives the word again;
+ * the reserved bits agree with vxgbp_hdr_rsvd_flags(). */
+START_TEST(test_flags_format)
+{
+	static const unsigned sets[] = { VXGBP_FLAGSET_DRAFT, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP };
+	char buf[VXGBP_FLAGS_STRLEN], small[4];
+
+	for (size_t k = 0; k < 2; k++) {
+		for (uint32_t f = 0; f <= 0xffff; f++) {
+			struct vxgbp_hdr h = { .flags = (uint16_t)f };
+			uint16_t named = 0, def = vxgbp_flags_defined((uint16_t)f, sets[k]);
+			uint16_t want = (uint16_t)(f & (VXGBP_F_G | VXGBP_F_I));
+			int n = vxgbp_flags_format(buf, sizeof(buf), (uint16_t)f, sets[k]);
+
+			if (f & VXGBP_F_G)
+				want |= (uint16_t)(f & (VXGBP_F_D | VXGBP_F_A |
+							(k ? 0x0030u : 0)));
+			unit_nchecks++;
+			if (n != (int)strlen(buf) || unformat(buf, sets[k], &named) != f ||
+			    named != want || (def & f) != want) {
+				CTX("flags %#06x sets %u", f, sets[k]);
+				EXPECT(0, "rendered \"%s\" (%d), named %#x, defined %#x", buf, n, named,
+				       def);
+			}
+			if (k == 0 && (uint16_t)(f & ~def) != vxgbp_hdr_rsvd_flags(&h)) {
+				CTX("flags %#06x", f);
+				EXPECT(0, "reserved bits %#x, hdr_rsvd_flags %#x", f & ~def,
+				       vxgbp_hdr_rsvd_flags(&h));
+			}
+		}
+	}
+	/* the examples the docs give, and the errors */
+	vxgbp_flags_format(buf, sizeof(buf), 0x0848, 0);
+	EXPECT_STR(buf, "I,R=0x0048");
+	vxgbp_flags_format(buf, sizeof(buf), 0x8848, 0);
+	EXPECT_STR(buf, "G,I,D,A");
+	vxgbp_flags_format(buf, sizeof(buf), 0x8830, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP);
+	EXPECT_STR(buf, "G,I,E,S");
+	EXPECT_EQ(vxgbp_flags_format(buf, sizeof(buf), 0, 0), 0);
+	EXPECT_STR(buf, "");
+	EXPECT_EQ(vxgbp_flags_format(small, sizeof(small), 0x8848, 0), VXGBP_E_NOSPACE);
+	EXPECT_STR(small, "G,I");
+	EXPECT_EQ(vxgbp_flags_format(buf, sizeof(buf), 0xffff, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP),
+		  (int)strlen("G,I,D,A,E,S,R=0x7787"));
+	EXPECT(vxgbp_flag_get(6) == NULL, "a seventh flag");
+}
+END_TEST
+
+START_TEST(test_version)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "%d.%d.%d", VXGBP_VERSION_MAJOR, VXGBP_VERSION_MINOR,
+		 VXGBP_VERSION_PATCH);
+	EXPECT_STR(VXGBP_VERSION, want);
+	EXPECT_STR(vxgbp_version(), VXGBP_VERSION);
+	EXPECT_EQ(VXGBP_VERSION_NUMBER, (VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) |
+						VXGBP_VERSION_PATCH);
+}
+END_TEST
+
 START_TEST(test_init)
 {
 	static const struct {
@@ -375,5 +468,7 @@ int main(void)
 	tcase_add_test(tc, test_decode_bounds);
 	tcase_add_test(tc, test_encode_errors);
 	tcase_add_test(tc, test_init);
+	tcase_add_test(tc, test_flags_format);
+	tcase_add_test(tc, test_version);
 	return unit_run(s, "hdr");
 }
