@@ -330,10 +330,10 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 	return 0;
 }
 
-int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
+/* Open path ("-": stdin) into r: mapped when it is a regular file and the
+ * fast reader may take it, else a chunk buffer for read(). */
+static int open_input(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
 {
-	uint8_t *h;
-	uint32_t magic;
 	struct stat st;
 
 	memset(r, 0, sizeof(*r));
@@ -350,66 +350,42 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 		memset(&st, 0, sizeof(st));
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(errbuf, GD_ERRBUF, "%s: is a directory", path);
-		reader_close(r);
 		return -1;
 	}
-	if (!(flags & GD_READ_LIBPCAP) && S_ISREG(st.st_mode) && map_open(r, &st) == 0) {
-		/* mapped (see remap()) */
-	} else {
-		r->cap = CHUNK;
-		if (!(r->buf = malloc(r->cap))) {
-			snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
-			reader_close(r);
-			return -1;
-		}
-	}
-	if (fill(r, 24, errbuf) < 0) {
-		reader_close(r);
+	if (!(flags & GD_READ_LIBPCAP) && S_ISREG(st.st_mode) && map_open(r, &st) == 0)
+		return 0; /* mapped (see remap()) */
+	r->cap = CHUNK;
+	if (!(r->buf = malloc(r->cap))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
 		return -1;
 	}
-	if (r->end < 4) {
-		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name,
-			 r->end ? "too short to be a capture file (offset 0)" : "empty file");
-		reader_close(r);
-		return -1;
-	}
-	h = r->buf;
-	magic = rd32(h, 0);
-	if ((magic == PCAP_MAGIC_US || magic == PCAP_MAGIC_NS) && !(flags & GD_READ_LIBPCAP))
-		r->swapped = 0;
-	else if ((rd32(h, 1) == PCAP_MAGIC_US || rd32(h, 1) == PCAP_MAGIC_NS) &&
-		 !(flags & GD_READ_LIBPCAP))
-		r->swapped = 1;
-	else {
-		int rc = open_libpcap(r, errbuf);
+	return 0;
+}
 
-		if (rc < 0)
-			reader_close(r);
-		return rc;
-	}
+/* The classic pcap file header at r->buf (magic already known): version,
+ * snap length, link type. */
+static int fast_header(struct gd_reader *r, char *errbuf)
+{
+	const uint8_t *h = r->buf;
+	/* Version 2.3 and older wrote caplen and len the other way round;
+	 * libpcap swaps them back (always before 2.3, when they look swapped
+	 * in 2.3, always in the odd major 543), so do we. */
+	uint32_t v = rd32(h + 4, r->swapped);
+	unsigned major = r->swapped ? v >> 16 : v & 0xffff;
+	unsigned minor = r->swapped ? v & 0xffff : v >> 16;
+
 	if (r->end < 24) {
 		snprintf(errbuf, GD_ERRBUF, "%s: file header cut short (%zu of 24 bytes)",
 			 r->name, r->end);
-		reader_close(r);
 		return -1;
 	}
-	{
-		/* Version 2.3 and older wrote caplen and len the other way
-		 * round; libpcap swaps them back (always before 2.3, when they
-		 * look swapped in 2.3, always in the odd major 543), so do we. */
-		uint32_t v = rd32(h + 4, r->swapped);
-		unsigned major = r->swapped ? v >> 16 : v & 0xffff;
-		unsigned minor = r->swapped ? v & 0xffff : v >> 16;
-
-		if (major < 2) {
-			snprintf(errbuf, GD_ERRBUF, "%s: pcap format version %u.%u is too old "
-				 "to read (offset 4)", r->name, major, minor);
-			reader_close(r);
-			return -1;
-		}
-		r->len_swap = (major == 2 && minor < 3) || major == 543 ? 2
-			      : major == 2 && minor == 3 ? 1 : 0;
+	if (major < 2) {
+		snprintf(errbuf, GD_ERRBUF, "%s: pcap format version %u.%u is too old "
+			 "to read (offset 4)", r->name, major, minor);
+		return -1;
 	}
+	r->len_swap = (major == 2 && minor < 3) || major == 543 ? 2
+		      : major == 2 && minor == 3 ? 1 : 0;
 	r->fast = 1;
 	r->nsec_res = rd32(h, r->swapped) == PCAP_MAGIC_NS;
 	r->snaplen = rd32(h + 16, r->swapped);
@@ -421,6 +397,38 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 		r->snaplen = r->maxcap;
 	r->pos = 24;
 	return 0;
+}
+
+int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
+{
+	uint32_t magic;
+	int rc;
+
+	if (open_input(r, path, flags, errbuf) < 0 || fill(r, 24, errbuf) < 0) {
+		reader_close(r);
+		return -1;
+	}
+	if (r->end < 4) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name,
+			 r->end ? "too short to be a capture file (offset 0)" : "empty file");
+		reader_close(r);
+		return -1;
+	}
+	magic = rd32(r->buf, 0);
+	if ((magic == PCAP_MAGIC_US || magic == PCAP_MAGIC_NS) && !(flags & GD_READ_LIBPCAP)) {
+		r->swapped = 0;
+	} else if ((rd32(r->buf, 1) == PCAP_MAGIC_US || rd32(r->buf, 1) == PCAP_MAGIC_NS) &&
+		   !(flags & GD_READ_LIBPCAP)) {
+		r->swapped = 1;
+	} else {
+		rc = open_libpcap(r, errbuf);
+		if (rc < 0)
+			reader_close(r);
+		return rc;
+	}
+	if ((rc = fast_header(r, errbuf)) < 0)
+		reader_close(r);
+	return rc;
 }
 
 int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf)
