@@ -55,129 +55,142 @@ VXC_INLINE void fill_eth_ipv4(struct vxgbp_layers *ls, const struct vxc *c, size
 	ls->l3.dst = vxc_ptr_at(c, ip + 16, 4);
 }
 
+/* What the checks found, for the fill. */
+struct fast {
+	size_t end;      /* bytes the parse may read (capture and lengths) */
+	size_t tot, ulen, itot;
+	uint16_t frag, ifrag, dport, ucsum;
+	uint8_t iproto;
+	int udp_ok;
+};
+
+/* Outer Ethernet, IPv4 without options, UDP to a VXLAN port, the UDP
+ * checksum when asked for.  1 when the frame is that shape. */
+VXC_INLINE int fast_outer(struct fast *f, const struct vxc *c, const uint8_t *frame,
+			  size_t wirelen, const struct vxgbp_parse_opts *o)
+{
+	size_t wend;
+
+	if (vxc_be16_at(c, 12) != ETHERTYPE_IPV4 || vxc_u8_at(c, 14) != 0x45 ||
+	    vxc_u8_at(c, 23) != IPPROTO_UDP_)
+		return 0;
+	f->tot = vxc_be16_at(c, 16);
+	f->frag = vxc_be16_at(c, 20);
+	if ((f->frag & 0x3fff) || f->tot < 20 || 14 + f->tot > wirelen)
+		return 0;
+	/* the IPv4 total length bounds what follows (pkt.c declare_len) */
+	f->end = c->end < 14 + f->tot ? c->end : 14 + f->tot;
+	wend = 14 + f->tot;
+	if (f->end < 42)
+		return 0;
+	f->ulen = vxc_be16_at(c, 38);
+	if (f->ulen < 8 || 34 + f->ulen > wend)
+		return 0;
+	f->dport = vxc_be16_at(c, 36);
+	if (!vxgbpi_is_vxlan_port(o, f->dport))
+		return 0;
+	f->ucsum = vxc_be16_at(c, 40);
+	f->udp_ok = -1;
+	/* the UDP checksum covers the datagram if it was captured whole */
+	if (!(o->flags & VXGBP_PARSE_NO_CSUM) && f->ucsum && 34 + f->ulen <= f->end)
+		f->udp_ok = vxgbpi_udp_csum_ok(frame + 26, frame + 30, 4, frame + 34, f->ulen);
+	f->end = f->end < 34 + f->ulen ? f->end : 34 + f->ulen;
+	return 1;
+}
+
+/* Inner Ethernet, IPv4 without options, TCP/UDP/ICMP with its header
+ * whole and lengths that agree.  1 when the inner frame is that shape. */
+VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c)
+{
+	size_t l4need, wend = 34 + f->ulen;
+
+	if (f->end < FAST_MIN || vxc_be16_at(c, 62) != ETHERTYPE_IPV4 || vxc_u8_at(c, 64) != 0x45)
+		return 0;
+	f->itot = vxc_be16_at(c, 66);
+	f->ifrag = vxc_be16_at(c, 70);
+	if ((f->ifrag & 0x3fff) || f->itot < 20 || 64 + f->itot > wend)
+		return 0;
+	f->end = f->end < 64 + f->itot ? f->end : 64 + f->itot;
+	f->iproto = vxc_u8_at(c, 73);
+	l4need = f->iproto == IPPROTO_UDP_ ? 8 : f->iproto == IPPROTO_TCP_ ? 20
+		 : f->iproto == IPPROTO_ICMP_ ? 4 : 0;
+	if (!l4need || f->end < FAST_MIN + l4need)
+		return 0;
+	if (f->iproto == IPPROTO_UDP_) {
+		size_t n = vxc_be16_at(c, 88);
+
+		return n >= 8 && 84 + n <= 64 + f->itot;
+	}
+	if (f->iproto == IPPROTO_TCP_) {
+		size_t tcp_hlen = (size_t)(vxc_u8_at(c, 96) >> 4) * 4;
+
+		return tcp_hlen >= 20 && f->end >= FAST_MIN + tcp_hlen;
+	}
+	return 1;
+}
+
+/* The inner TCP/UDP/ICMP header at 84, as pkt.c's parse_l4() fills it. */
+VXC_INLINE void fill_inner_l4(struct vxgbp_l4 *l4, const struct vxc *c, const struct fast *f)
+{
+	l4->off = 84;
+	l4->proto = f->iproto;
+	switch (f->iproto) {
+	case IPPROTO_UDP_:
+		l4->sport = vxc_be16_at(c, 84);
+		l4->dport = vxc_be16_at(c, 86);
+		l4->len = vxc_be16_at(c, 88);
+		l4->csum = vxc_be16_at(c, 90);
+		break;
+	case IPPROTO_TCP_:
+		l4->sport = vxc_be16_at(c, 84);
+		l4->dport = vxc_be16_at(c, 86);
+		l4->tcp_seq = vxc_be32_at(c, 88);
+		l4->tcp_ack = vxc_be32_at(c, 92);
+		l4->tcp_flags = vxc_u8_at(c, 97);
+		l4->csum = vxc_be16_at(c, 100);
+		break;
+	default: /* ICMP: echo identifier / sequence when there are 8 bytes */
+		l4->icmp_type = vxc_u8_at(c, 84);
+		l4->icmp_code = vxc_u8_at(c, 85);
+		l4->csum = vxc_be16_at(c, 86);
+		if (f->end >= FAST_MIN + 8) {
+			l4->sport = vxc_be16_at(c, 88);
+			l4->dport = vxc_be16_at(c, 90);
+		}
+		break;
+	}
+}
+
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o)
 {
 	struct vxc c;
-	size_t end, wend, tot, ulen, itot, l4need = 0, tcp_hlen = 0;
-	uint16_t frag, ifrag, dport;
-	uint8_t iproto;
-	int csum = !(o->flags & VXGBP_PARSE_NO_CSUM);
-	int ip_ok = -1, udp_ok = -1;
-	uint16_t ucsum;
+	struct fast f;
 
 	vxc_init(&c, frame, caplen);
-	if (!vxc_need(&c, FAST_MIN))
+	if (!vxc_need(&c, FAST_MIN) || !fast_outer(&f, &c, frame, wirelen, o) ||
+	    !fast_inner(&f, &c))
 		return 0;
-	/* outer Ethernet, IPv4 without options, UDP */
-	if (vxc_be16_at(&c, 12) != ETHERTYPE_IPV4 || vxc_u8_at(&c, 14) != 0x45 ||
-	    vxc_u8_at(&c, 23) != IPPROTO_UDP_)
-		return 0;
-	tot = vxc_be16_at(&c, 16);
-	frag = vxc_be16_at(&c, 20);
-	if ((frag & 0x3fff) || tot < 20 || 14 + tot > wirelen)
-		return 0;
-	/* the IPv4 total length bounds what follows (pkt.c declare_len) */
-	end = caplen < 14 + tot ? caplen : 14 + tot;
-	wend = 14 + tot;
-	if (end < 42)
-		return 0;
-	ulen = vxc_be16_at(&c, 38);
-	if (ulen < 8 || 34 + ulen > wend)
-		return 0;
-	dport = vxc_be16_at(&c, 36);
-	if (!vxgbpi_is_vxlan_port(o, dport))
-		return 0;
-	ucsum = vxc_be16_at(&c, 40);
-	/* the UDP checksum covers the datagram if it was captured whole */
-	if (csum && ucsum)
-		udp_ok = 34 + ulen <= end
-			 ? vxgbpi_udp_csum_ok(frame + 26, frame + 30, 4, frame + 34, ulen) : -1;
-	end = end < 34 + ulen ? end : 34 + ulen;
-	wend = 34 + ulen;
-	/* VXLAN, inner Ethernet, inner IPv4 without options */
-	if (end < FAST_MIN || vxc_be16_at(&c, 62) != ETHERTYPE_IPV4 || vxc_u8_at(&c, 64) != 0x45)
-		return 0;
-	itot = vxc_be16_at(&c, 66);
-	ifrag = vxc_be16_at(&c, 70);
-	if ((ifrag & 0x3fff) || itot < 20 || 64 + itot > wend)
-		return 0;
-	end = end < 64 + itot ? end : 64 + itot;
-	if (end < FAST_MIN)
-		return 0;
-	iproto = vxc_u8_at(&c, 73);
-	switch (iproto) {
-	case IPPROTO_UDP_:
-		l4need = 8;
-		break;
-	case IPPROTO_TCP_:
-		l4need = 20;
-		break;
-	case IPPROTO_ICMP_:
-		l4need = 4;
-		break;
-	default:
-		return 0;
-	}
-	if (end < FAST_MIN + l4need)
-		return 0;
-	if (iproto == IPPROTO_UDP_) {
-		size_t n = vxc_be16_at(&c, 88);
-
-		if (n < 8 || 84 + n > 64 + itot)
-			return 0;
-	} else if (iproto == IPPROTO_TCP_) {
-		tcp_hlen = (size_t)(vxc_u8_at(&c, 96) >> 4) * 4;
-		if (tcp_hlen < 20 || end < FAST_MIN + tcp_hlen)
-			return 0;
-	}
 
 	/* The frame is the common shape: fill in what pkt.c would. */
-	if (csum)
-		ip_ok = vxgbp_csum_fold(vxgbp_csum_add(0, frame + 14, 20)) == 0;
 	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4 | VXGBP_HAVE_VXLAN |
 		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
-	fill_eth_ipv4(&p->outer, &c, 0, tot, frag, IPPROTO_UDP_);
-	p->ip_csum_ok = ip_ok;
+	fill_eth_ipv4(&p->outer, &c, 0, f.tot, f.frag, IPPROTO_UDP_);
+	if (!(o->flags & VXGBP_PARSE_NO_CSUM))
+		p->ip_csum_ok = vxgbp_csum_fold(vxgbp_csum_add(0, frame + 14, 20)) == 0;
 	p->outer.l4.off = 34;
 	p->outer.l4.proto = IPPROTO_UDP_;
 	p->outer.l4.sport = vxc_be16_at(&c, 34);
-	p->outer.l4.dport = dport;
-	p->outer.l4.len = (uint16_t)ulen;
-	p->outer.l4.csum = ucsum;
-	p->udp_csum_ok = udp_ok;
+	p->outer.l4.dport = f.dport;
+	p->outer.l4.len = (uint16_t)f.ulen;
+	p->outer.l4.csum = f.ucsum;
+	p->udp_csum_ok = f.udp_ok;
 
 	p->vxlan_off = 42;
 	vxgbp_hdr_decode(&p->vx, frame + 42, VXGBP_HDR_LEN);
 	vxgbpi_vxlan_findings(p); /* the same rules as pkt.c, written once */
 
-	fill_eth_ipv4(&p->inner, &c, 50, itot, ifrag, iproto);
-	p->inner.l4.off = 84;
-	p->inner.l4.proto = iproto;
-	switch (iproto) {
-	case IPPROTO_UDP_:
-		p->inner.l4.sport = vxc_be16_at(&c, 84);
-		p->inner.l4.dport = vxc_be16_at(&c, 86);
-		p->inner.l4.len = vxc_be16_at(&c, 88);
-		p->inner.l4.csum = vxc_be16_at(&c, 90);
-		break;
-	case IPPROTO_TCP_:
-		p->inner.l4.sport = vxc_be16_at(&c, 84);
-		p->inner.l4.dport = vxc_be16_at(&c, 86);
-		p->inner.l4.tcp_seq = vxc_be32_at(&c, 88);
-		p->inner.l4.tcp_ack = vxc_be32_at(&c, 92);
-		p->inner.l4.tcp_flags = vxc_u8_at(&c, 97);
-		p->inner.l4.csum = vxc_be16_at(&c, 100);
-		break;
-	default: /* ICMP: echo identifier / sequence when there are 8 bytes */
-		p->inner.l4.icmp_type = vxc_u8_at(&c, 84);
-		p->inner.l4.icmp_code = vxc_u8_at(&c, 85);
-		p->inner.l4.csum = vxc_be16_at(&c, 86);
-		if (end >= FAST_MIN + 8) {
-			p->inner.l4.sport = vxc_be16_at(&c, 88);
-			p->inner.l4.dport = vxc_be16_at(&c, 90);
-		}
-		break;
-	}
+	fill_eth_ipv4(&p->inner, &c, 50, f.itot, f.ifrag, f.iproto);
+	fill_inner_l4(&p->inner.l4, &c, &f);
 	return 1;
 }
