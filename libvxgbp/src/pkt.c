@@ -593,32 +593,6 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 	return 0;
 }
 
-/* Findings about the VXLAN packet as a whole: the header's own, and those
- * of the outer layers the parse found (none when it started at the VXLAN
- * header).  One place for both parsers: pkt_fast.c calls it too. */
-void vxgbpi_vxlan_findings(struct vxgbp_pkt *p)
-{
-	const struct vxgbp_layers *o = &p->outer;
-
-	p->findings |= vxgbp_hdr_check(&p->vx);
-	if (p->ip_csum_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
-	if (p->udp_csum_ok == 0)
-		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
-	if (p->have & VXGBP_HAVE_L3) {
-		if (o->l3.more_frags || o->l3.frag_off)
-			p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);
-		if (o->l3.ttl == 0)
-			p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
-	}
-	if (p->have & VXGBP_HAVE_L4) {
-		if (o->l3.version == 6 && o->l4.csum == 0)
-			p->findings |= VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6);
-		if (o->l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
-			p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
-	}
-}
-
 /* The inner frame at the cursor: Ethernet (VXLAN carries no other
  * payload), its tags, L3 and L4. */
 static int parse_inner(struct vxgbp_pkt *p, struct level *lv)

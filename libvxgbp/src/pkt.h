@@ -32,9 +32,34 @@ int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port);
 int vxgbpi_udp_csum_ok(const uint8_t *src, const uint8_t *dst, size_t alen,
 		       const uint8_t *u, size_t ulen);
 
-/* Findings of the VXLAN packet as a whole (the header's, and its outer
- * layers' when p has them): pkt.c and pkt_fast.c both call this. */
-void vxgbpi_vxlan_findings(struct vxgbp_pkt *p);
+/* Findings about the VXLAN packet as a whole: the header's own, and those
+ * of the outer layers the parse found (none when it started at the VXLAN
+ * header).  One place for both parsers: pkt.c and pkt_fast.c call it
+ * (inline, so the one-pass parse, where every layer is known to be there,
+ * keeps only the tests it needs). */
+static inline void vxgbpi_vxlan_findings(struct vxgbp_pkt *p)
+{
+	const struct vxgbp_layers *o = &p->outer;
+
+	p->findings |= vxgbp_hdr_check(&p->vx);
+	if (p->ip_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
+	if (p->udp_csum_ok == 0)
+		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
+	if (p->have & VXGBP_HAVE_L3) {
+		if (o->l3.more_frags || o->l3.frag_off)
+			p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);
+		if (o->l3.ttl == 0)
+			p->findings |= VXGBP_RB(VXGBP_R_OUTER_TTL);
+	}
+	if (p->have & VXGBP_HAVE_L4) {
+		if (o->l3.version == 6 && o->l4.csum == 0)
+			p->findings |= VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6);
+		if (o->l4.sport < VXLAN_SPORT_DYNAMIC_MIN)
+			p->findings |= VXGBP_RB(VXGBP_R_SPORT_RANGE);
+	}
+}
+
 
 /* pkt_fast.c: 1 when the frame is the common shape and p (initialised,
  * caplen/wirelen set, wirelen >= caplen) is filled in as pkt.c would;
