@@ -2,7 +2,8 @@
 /*
  * build.c - frame builder: Ethernet [VLAN tags] IPv4|IPv6 UDP|TCP|ICMP +
  * payload, with correct IPv4 header and L4 checksums; and the VXLAN frame
- * as a UDP datagram whose payload is the 8-byte header plus the inner frame.
+ * as a UDP datagram whose payload is the 8-byte header plus the inner frame;
+ * and the Ethernet ARP packet for IPv4 (RFC 826).
  *
  * The builder writes only inside [out, out+outlen) and checks the total
  * before writing anything.
@@ -96,69 +97,69 @@ static int frame_layout(const struct vxgbp_eth_spec *eth, const struct vxgbp_ip_
 	return 0;
 }
 
-/* Write every header of a frame whose payload already sits at its place
- * (frame_layout's payload_at), then the checksums over the final bytes. */
-static void frame_fill(uint8_t *b, const struct vxgbp_eth_spec *eth,
-		       const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
-		       size_t payload_len)
+/* The Ethernet header and VLAN tags with ethertype et; returns its length. */
+static size_t fill_eth(uint8_t *b, const struct vxgbp_eth_spec *eth, uint16_t et)
 {
-	size_t off = 0, optlen = ip_opts_padded(ip), l4len = l4_hdr_len(l4);
-	size_t ihl = (ip->version == 4 ? 20 : 40) + optlen;
-	size_t seglen = l4len + payload_len;
-	uint8_t *iph, *seg;
+	size_t off = 12;
+
+	memcpy(b, eth->dst, 6);
+	memcpy(b + 6, eth->src, 6);
+	for (unsigned i = 0; i < eth->n_vlan; i++) {
+		put16(b + off, eth->vlan_tpid[i] ? eth->vlan_tpid[i] : 0x8100);
+		put16(b + off + 2, eth->vlan_tci[i]);
+		off += 4;
+	}
+	put16(b + off, et);
+	return off + 2;
+}
+
+static void fill_ipv4(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t proto,
+		      size_t ihl, size_t seglen)
+{
+	iph[0] = (uint8_t)(0x40 | (ihl / 4));
+	iph[1] = ip->tos;
+	put16(iph + 2, (uint16_t)(ihl + seglen));
+	put16(iph + 4, ip->ip_id);
+	put16(iph + 6, ip->dont_frag ? 0x4000 : 0);
+	iph[8] = ip->ttl ? ip->ttl : 64;
+	iph[9] = proto;
+	memcpy(iph + 12, ip->src, 4);
+	memcpy(iph + 16, ip->dst, 4);
+	if (ihl > 20) /* padded with EOL (0) */
+		memcpy(iph + 20, ip->options, ip->options_len);
+	put16(iph + 10, vxgbp_csum_fold(vxgbp_csum_add(0, iph, ihl)));
+}
+
+static void fill_ipv6(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t proto,
+		      size_t optlen, size_t seglen)
+{
+	put32(iph, 0x60000000u | (uint32_t)ip->tos << 20 | (ip->flow_label & 0xfffff));
+	put16(iph + 4, (uint16_t)(optlen + seglen));
+	iph[6] = optlen ? 0 : proto;
+	iph[7] = ip->ttl ? ip->ttl : 64;
+	memcpy(iph + 8, ip->src, 16);
+	memcpy(iph + 24, ip->dst, 16);
+	if (optlen) {
+		uint8_t *h = iph + 40;
+		size_t pad = optlen - 2 - ip->options_len;
+
+		h[0] = proto;
+		h[1] = (uint8_t)(optlen / 8 - 1);
+		memcpy(h + 2, ip->options, ip->options_len);
+		/* the rest is Pad1 or PadN (RFC 8200 sec. 4.2) */
+		if (pad > 1) {
+			h[2 + ip->options_len] = 1;
+			h[3 + ip->options_len] = (uint8_t)(pad - 2);
+		}
+	}
+}
+
+/* The L4 header at seg (zeroed), then its checksum over the final bytes. */
+static void fill_l4(uint8_t *seg, const struct vxgbp_ip_spec *ip,
+		    const struct vxgbp_l4_spec *l4, size_t seglen)
+{
 	uint16_t csum;
 
-	if (eth) {
-		memcpy(b, eth->dst, 6);
-		memcpy(b + 6, eth->src, 6);
-		off = 12;
-		for (unsigned i = 0; i < eth->n_vlan; i++) {
-			put16(b + off, eth->vlan_tpid[i] ? eth->vlan_tpid[i] : 0x8100);
-			put16(b + off + 2, eth->vlan_tci[i]);
-			off += 4;
-		}
-		put16(b + off, ip->version == 4 ? 0x0800 : 0x86dd);
-		off += 2;
-	}
-
-	iph = b + off;
-	memset(iph, 0, ihl + l4len);
-	if (ip->version == 4) {
-		iph[0] = (uint8_t)(0x40 | (ihl / 4));
-		iph[1] = ip->tos;
-		put16(iph + 2, (uint16_t)(ihl + seglen));
-		put16(iph + 4, ip->ip_id);
-		put16(iph + 6, ip->dont_frag ? 0x4000 : 0);
-		iph[8] = ip->ttl ? ip->ttl : 64;
-		iph[9] = l4->proto;
-		memcpy(iph + 12, ip->src, 4);
-		memcpy(iph + 16, ip->dst, 4);
-		if (optlen) /* padded with EOL (0) */
-			memcpy(iph + 20, ip->options, ip->options_len);
-		put16(iph + 10, vxgbp_csum_fold(vxgbp_csum_add(0, iph, ihl)));
-	} else {
-		put32(iph, 0x60000000u | (uint32_t)ip->tos << 20 | (ip->flow_label & 0xfffff));
-		put16(iph + 4, (uint16_t)(optlen + seglen));
-		iph[6] = optlen ? 0 : l4->proto;
-		iph[7] = ip->ttl ? ip->ttl : 64;
-		memcpy(iph + 8, ip->src, 16);
-		memcpy(iph + 24, ip->dst, 16);
-		if (optlen) {
-			uint8_t *h = iph + 40;
-			size_t pad = optlen - 2 - ip->options_len;
-
-			h[0] = l4->proto;
-			h[1] = (uint8_t)(optlen / 8 - 1);
-			memcpy(h + 2, ip->options, ip->options_len);
-			/* the rest is Pad1 or PadN (RFC 8200 sec. 4.2) */
-			if (pad > 1) {
-				h[2 + ip->options_len] = 1;
-				h[3 + ip->options_len] = (uint8_t)(pad - 2);
-			}
-		}
-	}
-
-	seg = iph + ihl;
 	switch (l4->proto) {
 	case 17:
 		put16(seg, l4->sport);
@@ -182,10 +183,8 @@ static void frame_fill(uint8_t *b, const struct vxgbp_eth_spec *eth,
 		put16(seg + 6, l4->dport);
 		break;
 	default:
-		break;
+		return; /* no L4 header, no checksum */
 	}
-	if (!l4len)
-		return;
 	if (l4->csum_mode == VXGBP_CSUM_ZERO && l4->proto == 17) {
 		csum = 0;
 	} else {
@@ -196,6 +195,28 @@ static void frame_fill(uint8_t *b, const struct vxgbp_eth_spec *eth,
 			csum = (uint16_t)(csum ^ 0x5a5a) ? (uint16_t)(csum ^ 0x5a5a) : 1;
 	}
 	put16(seg + (l4->proto == 17 ? 6 : l4->proto == 6 ? 16 : 2), csum);
+}
+
+/* Write every header of a frame whose payload already sits at its place
+ * (frame_layout's payload_at), then the checksums over the final bytes. */
+static void frame_fill(uint8_t *b, const struct vxgbp_eth_spec *eth,
+		       const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
+		       size_t payload_len)
+{
+	size_t off = 0, optlen = ip_opts_padded(ip), l4len = l4_hdr_len(l4);
+	size_t ihl = (ip->version == 4 ? 20 : 40) + optlen;
+	size_t seglen = l4len + payload_len;
+	uint8_t *iph;
+
+	if (eth)
+		off = fill_eth(b, eth, ip->version == 4 ? 0x0800 : 0x86dd);
+	iph = b + off;
+	memset(iph, 0, ihl + l4len);
+	if (ip->version == 4)
+		fill_ipv4(iph, ip, l4->proto, ihl, seglen);
+	else
+		fill_ipv6(iph, ip, l4->proto, optlen, seglen);
+	fill_l4(iph + ihl, ip, l4, seglen);
 }
 
 int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
@@ -241,4 +262,40 @@ int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth
 	vxgbp_hdr_encode(hdr, b + at, VXGBP_HDR_LEN);
 	frame_fill(b, eth, ip, &u, VXGBP_HDR_LEN + inner_len);
 	return (int)total;
+}
+
+/* RFC 826 for Ethernet and IPv4: hardware type 1, protocol 0x0800, address
+ * lengths 6 and 4, then op, sender MAC and IP, target MAC and IP. */
+#define ETH_P_ARP 0x0806
+#define ARP_LEN 28
+
+int vxgbp_arp_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
+		    uint16_t op, const uint8_t sha[6], const uint8_t spa[4],
+		    const uint8_t tha[6], const uint8_t tpa[4])
+{
+	uint8_t b[14 + 4 * VXGBP_MAX_VLAN + ARP_LEN], *a;
+	size_t len;
+
+	if (!out || !eth || !sha || !spa || !tpa || eth->n_vlan > VXGBP_MAX_VLAN ||
+	    (op != VXGBP_ARP_REQUEST && op != VXGBP_ARP_REPLY))
+		return VXGBP_E_INVAL;
+	len = 14 + 4 * (size_t)eth->n_vlan + ARP_LEN;
+	if (len > outlen)
+		return VXGBP_E_NOSPACE;
+	/* built aside: the addresses may point into out */
+	a = b + fill_eth(b, eth, ETH_P_ARP);
+	put16(a, 1);
+	put16(a + 2, 0x0800);
+	a[4] = 6;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, sha, 6);
+	memcpy(a + 14, spa, 4);
+	if (tha)
+		memcpy(a + 18, tha, 6);
+	else
+		memset(a + 18, 0, 6);
+	memcpy(a + 24, tpa, 4);
+	memcpy(out, b, len);
+	return (int)len;
 }
