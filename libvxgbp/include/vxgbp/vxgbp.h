@@ -430,13 +430,25 @@ int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
  * (a re-sighting already reported is not also an endpoint or flow change).
  *
  * The library allocates nothing itself: tables come from the caller's
- * zalloc/free (zlib style), never more than budget bytes in all.  When a
- * table is full, new keys are not stored: the frame still counts everywhere
- * it can, the keys that found no room are counted (summary.dropped_*), and
- * no count or finding is ever made up.
+ * zalloc/free (zlib style), never more than budget bytes in all (a table
+ * that doubles holds its old and new slots for the copy: both count).  The
+ * fixed part is taken at init: the recent-frame cache (RULES, 1.5 MiB) and
+ * the per-group counters (MATRIX, 1.25 MiB); the tables start empty and
+ * double from 64 slots of 64 bytes.  When a table cannot grow (budget, or
+ * zalloc returned NULL) it keeps its size for good and new keys are not
+ * stored: the frame still counts everywhere it can, the keys that found no
+ * room are counted (summary.dropped_*), and no count or finding is ever
+ * made up.  Keys already held keep working.
+ *
+ * With VXGBP_TRACK_MATRIX alone, a frame's table updates are made during
+ * the next vxgbp_track_frame() call (a one-frame pipeline that prefetches
+ * the slots); vxgbp_track_summary/vnis/groups/matrix apply the waiting
+ * frame first, so what they give is never behind.  Not thread-safe: one
+ * thread at a time, the reading functions included.
  */
 #define VXGBP_GROUP_NONE 0x10000u    /* plain VXLAN (G clear) */
-#define VXGBP_GROUP_UNKNOWN 0x20000u /* a destination never seen sending GBP */
+#define VXGBP_GROUP_UNKNOWN 0x20000u /* a destination never seen sending GBP
+                                        (or not stored: FULL_ENDPOINTS) */
 
 #define VXGBP_TRACK_RULES 0x1u  /* the four cross-frame rules */
 #define VXGBP_TRACK_MATRIX 0x2u /* VNI/group counters, group-to-group matrix */
@@ -453,11 +465,12 @@ struct vxgbp_track_opts {
 
 struct vxgbp_track; /* opaque: vxgbp_track_size() bytes, malloc-aligned */
 size_t vxgbp_track_size(void);
-/* Start a tracker in t.  Returns 0, VXGBP_E_INVAL (no allocator, no
- * `what`), or VXGBP_E_NOSPACE (the budget or zalloc cannot give the fixed
- * part). */
+/* Start a tracker in t.  Returns 0, VXGBP_E_INVAL (no zalloc or free, no
+ * `what` or an unknown bit in it), or VXGBP_E_NOSPACE (the budget or zalloc
+ * cannot give the fixed part).  On error t is not started (fini is a no-op). */
 int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o);
-/* Give every table back through free(); t may then be init'ed again. */
+/* Give every table back through free(); t may then be init'ed again.
+ * Calling it again, or on a tracker whose init failed, does nothing. */
 void vxgbp_track_fini(struct vxgbp_track *t);
 
 enum vxgbp_track_key {
@@ -491,8 +504,11 @@ struct vxgbp_track_result {
 
 /* Feed one frame: p as parsed (any entry point; frames without VXLAN are
  * counted too), frame its number (1-based, increasing).  r (may be NULL)
- * gets the cross-frame findings of this frame.  Returns 0, or
- * VXGBP_E_NOSPACE when a key found no room (r->full says which). */
+ * gets the cross-frame findings of this frame, hits in the order found
+ * (the re-sighting, or MAC, IP, flow).  Returns 0, or VXGBP_E_NOSPACE when
+ * a key found no room (r->full says which; with MATRIX alone, the keys of
+ * the frame fed before, whose updates the pipeline made now), or
+ * VXGBP_E_INVAL (no tracker, p NULL, frame 0). */
 int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
 		      struct vxgbp_track_result *r);
 
@@ -503,8 +519,10 @@ struct vxgbp_track_summary {
 	uint64_t unparsed;        /* stopped by an error before a VXLAN header */
 	size_t endpoints, flows, vnis, groups, pairs; /* keys held */
 	uint64_t dropped_endpoints, dropped_flows, dropped_vnis, dropped_pairs;
-	                          /* keys that found no room (frames, for pairs
-	                             and VNIs: not in those tables' counts) */
+	                          /* keys that found no room, once per frame that
+	                             brought one (a key seen in 3 frames counts
+	                             3); for pairs and VNIs these are the frames
+	                             missing from those tables' counts */
 	uint64_t dropped_pair_bytes;
 	unsigned full;            /* VXGBP_TRACK_FULL_* tables that ran out */
 	size_t mem;               /* bytes of tables held now */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * track.c - the cross-frame tracker's entry points (vxgbp.h, "Cross-frame
+ * analysis"): start, feed, sum up, give back.  The rules are in
+ * track_rules.c, the counters and the matrix in track_matrix.c, the
+ * tables and the memory budget in track_table.c.
+ */
+#include <string.h>
+
+#include "track.h"
+
+#define ROUND64(x) (((x) + 63) & ~(size_t)63)
+
+/* The fixed part: the state, then (MATRIX) the per-group counters and the
+ * list of groups seen, then (RULES) the recent-frame cache.  Returns its
+ * size; with st, points the arrays into it. */
+static size_t layout(struct trk_state *st, unsigned what)
+{
+	size_t off = ROUND64(sizeof(struct trk_state));
+	unsigned char *base = (unsigned char *)st;
+
+	if (what & VXGBP_TRACK_MATRIX) {
+		if (st) {
+			st->g_frames = (uint64_t *)(void *)(base + off);
+			st->g_bytes = st->g_frames + TRK_NGROUPS;
+			st->seen = (uint32_t *)(void *)(st->g_bytes + TRK_NGROUPS);
+		}
+		off += ROUND64(TRK_NGROUPS * (2 * sizeof(uint64_t) + sizeof(uint32_t)));
+	}
+	if (what & VXGBP_TRACK_RULES) {
+		if (st)
+			st->dup = (struct trk_dup *)(void *)(base + off);
+		off += ROUND64(TRK_DUP_SLOTS * sizeof(struct trk_dup));
+	}
+	return off;
+}
+
+size_t vxgbp_track_size(void)
+{
+	return sizeof(struct vxgbp_track);
+}
+
+int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
+{
+	const unsigned modes = VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX;
+	struct trk_mem m;
+	struct trk_state *st;
+	size_t size;
+
+	if (!t)
+		return VXGBP_E_INVAL;
+	t->st = NULL;
+	if (!o || !o->zalloc || !o->free || !o->what || (o->what & ~modes))
+		return VXGBP_E_INVAL;
+	m.zalloc = o->zalloc;
+	m.free = o->free;
+	m.ctx = o->ctx;
+	m.budget = o->budget ? o->budget : VXGBP_TRACK_BUDGET_DEFAULT;
+	m.held = 0;
+	size = layout(NULL, o->what);
+	if (!(st = vxgbpi_mem_get(&m, size)))
+		return VXGBP_E_NOSPACE;
+	st->mem = m;
+	st->size = size;
+	st->what = o->what;
+	st->pipeline = o->what == VXGBP_TRACK_MATRIX;
+	layout(st, o->what);
+	vxgbpi_tab_init(&st->eps, TRK_KEY4);
+	vxgbpi_tab_init(&st->flows, TRK_KEY6);
+	vxgbpi_tab_init(&st->pairs, TRK_KEY4);
+	vxgbpi_tab_init(&st->vnis, TRK_KEY4);
+	t->st = st;
+	return 0;
+}
+
+void vxgbp_track_fini(struct vxgbp_track *t)
+{
+	struct trk_state *st;
+	struct trk_mem m;
+
+	if (!t || !(st = t->st))
+		return;
+	vxgbpi_tab_free(&st->mem, &st->eps);
+	vxgbpi_tab_free(&st->mem, &st->flows);
+	vxgbpi_tab_free(&st->mem, &st->pairs);
+	vxgbpi_tab_free(&st->mem, &st->vnis);
+	m = st->mem; /* st itself goes back last */
+	vxgbpi_mem_put(&m, st, st->size);
+	t->st = NULL;
+}
+
+/* The inner frame lies inside the captured bytes (p as the parser filled it). */
+static int inner_ok(const struct vxgbp_pkt *p)
+{
+	return p->inner.l2.off >= 0 && (uint32_t)p->inner.l2.off <= p->caplen &&
+	       p->inner.l2.dst && p->inner.l2.src;
+}
+
+int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
+		      struct vxgbp_track_result *r)
+{
+	struct trk_state *st;
+	unsigned full = 0;
+
+	if (r) {
+		r->findings = 0;
+		r->n_hits = 0;
+		r->full = 0;
+	}
+	if (!t || !(st = t->st) || !p || !frame)
+		return VXGBP_E_INVAL;
+	st->frames++;
+	st->bytes += p->wirelen;
+	if (!(p->have & VXGBP_HAVE_VXLAN)) {
+		st->other++;
+		st->unparsed += p->err != 0;
+		return 0;
+	}
+	st->vxlan++;
+	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
+	if (st->what & VXGBP_TRACK_MATRIX)
+		full |= vxgbpi_matrix_frame(st, p);
+	if ((st->what & VXGBP_TRACK_RULES) && (p->have & VXGBP_HAVE_INNER_L2) && inner_ok(p))
+		full |= vxgbpi_rules_frame(st, p, frame, r);
+	if (r)
+		r->full = full;
+	return full ? VXGBP_E_NOSPACE : 0;
+}
+
+static unsigned full_of(const struct trk_state *st)
+{
+	return (st->eps.dropped ? VXGBP_TRACK_FULL_ENDPOINTS : 0) |
+	       (st->flows.dropped ? VXGBP_TRACK_FULL_FLOWS : 0) |
+	       (st->pairs.dropped ? VXGBP_TRACK_FULL_PAIRS : 0) |
+	       (st->vnis.dropped ? VXGBP_TRACK_FULL_VNIS : 0);
+}
+
+void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s)
+{
+	struct trk_state *st;
+
+	memset(s, 0, sizeof(*s));
+	if (!t || !(st = t->st))
+		return;
+	vxgbpi_matrix_flush(st);
+	s->frames = st->frames;
+	s->bytes = st->bytes;
+	s->vxlan = st->vxlan;
+	s->gbp = st->gbp;
+	s->other = st->other;
+	s->unparsed = st->unparsed;
+	s->endpoints = st->eps.n;
+	s->flows = st->flows.n;
+	s->vnis = st->vnis.n;
+	s->groups = st->nseen;
+	s->pairs = st->pairs.n;
+	s->dropped_endpoints = st->eps.dropped;
+	s->dropped_flows = st->flows.dropped;
+	s->dropped_vnis = st->vnis.dropped;
+	s->dropped_pairs = st->pairs.dropped;
+	s->dropped_pair_bytes = st->dropped_pair_bytes;
+	s->full = full_of(st);
+	s->mem = st->mem.held;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * track.h - what the tracker's files share (internal, not installed):
+ *   track_table.c   the memory budget and the open-addressing tables
+ *   track_rules.c   the four cross-frame rules (recent-frame cache,
+ *                   endpoints, flows)
+ *   track_matrix.c  counters per VNI and group, the (source group, VNI,
+ *                   destination) pairs, the group-to-group matrix
+ *   track.c         the public entry points
+ * vxgbpi_ names stay out of the shared library's exports.
+ */
+#ifndef VXGBP_TRACK_H
+#define VXGBP_TRACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <vxgbp/vxgbp.h>
+
+/* ---- memory ---- */
+
+/* The caller's allocator and what the tracker holds of it. */
+struct trk_mem {
+	void *(*zalloc)(void *ctx, size_t size);
+	void (*free)(void *ctx, void *ptr, size_t size);
+	void *ctx;
+	size_t budget; /* most bytes held at once */
+	size_t held;   /* bytes held now */
+};
+
+/* size bytes, zeroed, or NULL when the budget or zalloc cannot give them. */
+void *vxgbpi_mem_get(struct trk_mem *m, size_t size);
+void vxgbpi_mem_put(struct trk_mem *m, void *ptr, size_t size);
+
+/* ---- tables ----
+ *
+ * Open addressing, linear probing, one 64-byte slot a key (the slots are
+ * 64-byte aligned: a probe that misses the cache costs one line).  A key
+ * is TRK_KEY4 or TRK_KEY6 64-bit words, built, hashed and compared a word
+ * at a time; word 0 of every stored key has TRK_USED set, so a free slot
+ * is all zero.  A table doubles when it would pass 3/4 full; when it
+ * cannot (budget, allocator), it keeps its size and new keys are counted
+ * in `dropped` instead of stored.
+ */
+#define TRK_USED (1ull << 63)
+#define TRK_KEY4 4u /* endpoints, pairs, VNIs */
+#define TRK_KEY6 6u /* flows */
+#define TRK_TAB_MIN 64u
+
+/* A matrix endpoint's group, as stored: TRK_LEARNED | group; 0 not learned. */
+#define TRK_LEARNED 0x80000000u
+
+struct trk_slot {
+	uint64_t k[TRK_KEY6];
+	union {
+		struct {
+			uint64_t frames, bytes;
+		} cnt; /* VNIs, pairs */
+		struct {
+			uint64_t frame;  /* rules: where the group was last seen;
+			                    0: never (frames are numbered from 1) */
+			uint16_t group;  /* rules: that frame's group ID */
+			uint16_t flags;  /* rules: and its flags word */
+			uint32_t mgroup; /* matrix: TRK_LEARNED | group, or 0 */
+		} ep; /* endpoints, flows (rules only) */
+	} v;
+};
+
+_Static_assert(sizeof(struct trk_slot) == 64, "trk_slot: one cache line");
+
+struct trk_tab {
+	struct trk_slot *s;    /* cap slots, 64-byte aligned, inside raw */
+	void *raw;             /* as allocated, raw_size bytes */
+	size_t raw_size;
+	size_t cap, n;
+	struct trk_slot *last; /* the slot the previous look-up found */
+	uint64_t dropped;      /* new keys that found no room */
+	unsigned nw;           /* key words: TRK_KEY4 or TRK_KEY6 */
+	int stuck;             /* could not grow: it never tries again */
+};
+
+static inline uint64_t trk_hash(const uint64_t *k, unsigned nw)
+{
+	/* independent multiplies, then the murmur3 finaliser's mixing */
+	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full) ^
+		     (k[2] * 0x165667b19e3779f9ull) ^ (k[3] * 0xd6e8feb86659fd93ull);
+
+	if (nw == TRK_KEY6)
+		h ^= (k[4] * 0xff51afd7ed558ccdull) ^ (k[5] * 0xc4ceb9fe1a85ec53ull);
+	h ^= h >> 32;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 29;
+	return h;
+}
+
+static inline int trk_key_eq(const uint64_t *a, const uint64_t *b, unsigned nw)
+{
+	uint64_t d = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]);
+
+	if (nw == TRK_KEY6)
+		d |= (a[4] ^ b[4]) | (a[5] ^ b[5]);
+	return d == 0;
+}
+
+/* Two key words from an address of len bytes (6 for a MAC, 4 or 16),
+ * zero-padded. */
+static inline void trk_addr_words(uint64_t *w, const uint8_t *a, size_t len)
+{
+	uint8_t b[16] = { 0 };
+
+	memcpy(b, a, len);
+	memcpy(&w[0], b, 8);
+	memcpy(&w[1], b + 8, 8);
+}
+
+/* The slot of key k (hash h), or NULL; never inserts. */
+static inline struct trk_slot *trk_tab_find(const struct trk_tab *t, const uint64_t *k,
+					    unsigned nw, uint64_t h)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	for (i = h & (t->cap - 1); t->s[i].k[0]; i = (i + 1) & (t->cap - 1))
+		if (trk_key_eq(t->s[i].k, k, nw))
+			return &t->s[i];
+	return NULL;
+}
+
+/* Insert k, known to be absent: the new slot (values zero), or NULL when
+ * the table is full and cannot grow (t->dropped counts it). */
+struct trk_slot *vxgbpi_tab_insert(struct trk_mem *m, struct trk_tab *t, const uint64_t *k,
+				   uint64_t h);
+
+/* The slot of k, inserted when new (*is_new says which); NULL when it is
+ * new and found no room.  Consecutive frames of one flow find it without
+ * probing. */
+static inline struct trk_slot *trk_tab_get(struct trk_mem *m, struct trk_tab *t,
+					   const uint64_t *k, unsigned nw, uint64_t h,
+					   int *is_new)
+{
+	struct trk_slot *s;
+
+	*is_new = 0;
+	if (t->last && trk_key_eq(t->last->k, k, nw))
+		return t->last;
+	if ((s = trk_tab_find(t, k, nw, h)))
+		return t->last = s;
+	if ((s = vxgbpi_tab_insert(m, t, k, h)))
+		*is_new = 1;
+	return s;
+}
+
+void vxgbpi_tab_init(struct trk_tab *t, unsigned nw);
+void vxgbpi_tab_free(struct trk_mem *m, struct trk_tab *t);
+
+#if defined(__GNUC__)
+#define TRK_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define TRK_PREFETCH_W(p) ((void)(p))
+#endif
+
+/* Ask for the slot a key hashes to (the one-frame pipeline, track_matrix.c). */
+static inline void trk_tab_prefetch(const struct trk_tab *t, uint64_t h)
+{
+	if (t->cap)
+		TRK_PREFETCH_W(&t->s[h & (t->cap - 1)]);
+}
+
+/* In-place heapsort (no allocation; qsort may allocate). */
+void vxgbpi_sort(void *base, size_t n, size_t size,
+		 int (*cmp)(const void *a, const void *b));
+
+/* ---- the tracker ---- */
+
+/* The recent-frame cache: one slot per hash of VNI + inner bytes. */
+#define TRK_DUP_BITS 16
+#define TRK_DUP_SLOTS (1u << TRK_DUP_BITS)
+
+struct trk_dup {
+	uint64_t h;
+	uint64_t frame; /* 0: free */
+	uint32_t len;
+	uint16_t flags;
+	uint16_t group;
+};
+
+/* A frame's matrix updates (track_matrix.c). */
+struct trk_pend {
+	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
+	uint32_t g;        /* the frame's group, or VXGBP_GROUP_NONE */
+	uint32_t wirelen;
+	uint64_t vni[TRK_KEY4], pair[TRK_KEY4], ep[TRK_KEY4];
+	uint64_t h_vni, h_pair, h_ep;
+};
+
+#define TRK_NGROUPS (VXGBP_GROUP_NONE + 1)
+
+/*
+ * Everything the tracker changes, in the one allocation of its fixed part:
+ * the struct, then (MATRIX) the per-group counters and the groups seen,
+ * then (RULES) the recent-frame cache.  The reading functions take a const
+ * tracker and may still apply the update the pipeline holds: they change
+ * this, never struct vxgbp_track.
+ */
+struct trk_state {
+	struct trk_mem mem;
+	size_t size;               /* of this allocation */
+	unsigned what;             /* VXGBP_TRACK_* */
+	int pipeline;              /* MATRIX alone: updates wait one frame */
+	uint64_t frames, bytes, vxlan, gbp, other, unparsed;
+	struct trk_tab eps;        /* endpoints (RULES and MATRIX) */
+	struct trk_tab flows;      /* RULES */
+	struct trk_tab pairs, vnis;/* MATRIX */
+	uint64_t dropped_pair_bytes;
+	struct trk_pend pend[2];   /* pend[cur]: the pipeline's waiting frame */
+	unsigned cur;
+	uint64_t *g_frames;        /* [TRK_NGROUPS] */
+	uint64_t *g_bytes;         /* [TRK_NGROUPS] */
+	uint32_t *seen;            /* groups with frames, as first seen */
+	uint32_t nseen;
+	struct trk_dup *dup;       /* [TRK_DUP_SLOTS] */
+};
+
+struct vxgbp_track {
+	struct trk_state *st; /* NULL: not started, or given back */
+};
+
+/* Per frame (p has a VXLAN header).  Return VXGBP_TRACK_FULL_* of the keys
+ * that found no room. */
+unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			    struct vxgbp_track_result *r);
+unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p);
+/* Apply the update the pipeline holds (none: nothing). */
+unsigned vxgbpi_matrix_flush(struct trk_state *st);
+
+#endif /* VXGBP_TRACK_H */

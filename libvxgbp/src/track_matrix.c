@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * track_matrix.c - frames and bytes per VNI and per group, and the
+ * group-to-group matrix.
+ *
+ * A destination's group is learned from the frames that endpoint itself
+ * sent: every VXLAN-GBP frame teaches "inner source (VNI, address) is in
+ * group G" (the address: the inner IP source, else the ARP sender, else
+ * the source MAC).  Traffic is counted per (source group, VNI, inner
+ * destination) while reading and resolved to (source group, destination
+ * group) when the matrix is read, so a destination that speaks only later
+ * in the capture still gets its group.
+ *
+ * With VXGBP_TRACK_MATRIX alone, a frame's three table updates (VNI, pair,
+ * source endpoint) are a software pipeline one frame deep: the frame's keys
+ * are hashed and their slots prefetched, then the previous frame's updates
+ * are applied.  With many flows the slots miss every cache, and this hides
+ * that wait behind the caller's parse of the next frame.  The order of
+ * updates is kept, so the tables end the same; every reading function
+ * applies the waiting frame first.
+ */
+#include <string.h>
+
+#include "track.h"
+
+/* The endpoint on one side of the inner frame: its IP address when there
+ * is one, else its ARP address, else its MAC; aux (pairs: the source
+ * group) in word 0. */
+static void inner_ep(uint64_t *k, const struct vxgbp_pkt *p, int src, uint32_t aux)
+{
+	const struct vxgbp_l3 *l3 = &p->inner.l3;
+
+	k[0] = TRK_USED | p->vx.vni | (uint64_t)aux << 32;
+	if (l3->off >= 0 && l3->version && l3->src) {
+		k[1] = l3->version;
+		trk_addr_words(k + 2, src ? l3->src : l3->dst, l3->version == 6 ? 16 : 4);
+	} else if (l3->off >= 0 && l3->arp_spa) {
+		k[1] = 4;
+		trk_addr_words(k + 2, src ? l3->arp_spa : l3->arp_tpa, 4);
+	} else {
+		k[1] = 0;
+		trk_addr_words(k + 2, src ? p->inner.l2.src : p->inner.l2.dst, 6);
+	}
+}
+
+/* A waiting frame's table updates. */
+static unsigned apply(struct trk_state *st, struct trk_pend *q)
+{
+	struct trk_slot *s;
+	unsigned full = 0;
+	int is_new;
+
+	if (q->n >= 1) {
+		if ((s = trk_tab_get(&st->mem, &st->vnis, q->vni, TRK_KEY4, q->h_vni, &is_new))) {
+			s->v.cnt.frames++;
+			s->v.cnt.bytes += q->wirelen;
+		} else {
+			full |= VXGBP_TRACK_FULL_VNIS;
+		}
+	}
+	if (q->n >= 2) {
+		if ((s = trk_tab_get(&st->mem, &st->pairs, q->pair, TRK_KEY4, q->h_pair, &is_new))) {
+			s->v.cnt.frames++;
+			s->v.cnt.bytes += q->wirelen;
+		} else {
+			full |= VXGBP_TRACK_FULL_PAIRS;
+			st->dropped_pair_bytes += q->wirelen;
+		}
+	}
+	if (q->n >= 3) {
+		if ((s = trk_tab_get(&st->mem, &st->eps, q->ep, TRK_KEY4, q->h_ep, &is_new)))
+			s->v.ep.mgroup = TRK_LEARNED | q->g;
+		else
+			full |= VXGBP_TRACK_FULL_ENDPOINTS;
+	}
+	q->n = 0;
+	return full;
+}
+
+unsigned vxgbpi_matrix_flush(struct trk_state *st)
+{
+	return st->pipeline ? apply(st, &st->pend[st->cur]) : 0;
+}
+
+/* Group counters at once; table updates now, or (pipeline) the previous
+ * frame's now and this one's at the next call. */
+unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
+{
+	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
+	struct trk_pend *q = &st->pend[st->pipeline ? st->cur ^ 1 : 0];
+	unsigned full;
+
+	if (!st->g_frames[g]++)
+		st->seen[st->nseen++] = g;
+	st->g_bytes[g] += p->wirelen;
+
+	q->n = 1;
+	q->g = g;
+	q->wirelen = p->wirelen;
+	q->vni[0] = TRK_USED | p->vx.vni;
+	q->vni[1] = q->vni[2] = q->vni[3] = 0;
+	q->h_vni = trk_hash(q->vni, TRK_KEY4);
+	if (p->have & VXGBP_HAVE_INNER_L2) {
+		q->n = 2;
+		inner_ep(q->pair, p, 0, g);
+		q->h_pair = trk_hash(q->pair, TRK_KEY4);
+		if (g != VXGBP_GROUP_NONE) {
+			q->n = 3;
+			inner_ep(q->ep, p, 1, 0);
+			q->h_ep = trk_hash(q->ep, TRK_KEY4);
+		}
+	}
+	if (!st->pipeline)
+		return apply(st, q);
+	if (q->n >= 2)
+		trk_tab_prefetch(&st->pairs, q->h_pair);
+	if (q->n >= 3)
+		trk_tab_prefetch(&st->eps, q->h_ep);
+	full = apply(st, &st->pend[st->cur]);
+	st->cur ^= 1;
+	return full;
+}
+
+static int count_cmp(const void *a, const void *b)
+{
+	const struct vxgbp_track_count *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int cell_cmp(const void *a, const void *b)
+{
+	const struct vxgbp_track_cell *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* The started tracker's state with the waiting frame applied, or NULL. */
+static struct trk_state *flushed(const struct vxgbp_track *t)
+{
+	if (!t || !t->st)
+		return NULL;
+	vxgbpi_matrix_flush(t->st);
+	return t->st;
+}
+
+int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n)
+{
+	struct trk_state *st = flushed(t);
+	size_t m = 0;
+
+	if (!st)
+		return VXGBP_E_INVAL;
+	if (n < st->vnis.n || st->vnis.n > INT32_MAX)
+		return VXGBP_E_NOSPACE;
+	for (size_t i = 0; i < st->vnis.cap; i++) {
+		const struct trk_slot *s = &st->vnis.s[i];
+
+		if (!s->k[0])
+			continue;
+		out[m].key = (uint32_t)(s->k[0] & VXGBP_VNI_MAX);
+		out[m].frames = s->v.cnt.frames;
+		out[m].bytes = s->v.cnt.bytes;
+		m++;
+	}
+	vxgbpi_sort(out, m, sizeof(*out), count_cmp);
+	return (int)m;
+}
+
+int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n)
+{
+	struct trk_state *st = flushed(t);
+
+	if (!st)
+		return VXGBP_E_INVAL;
+	if (n < st->nseen)
+		return VXGBP_E_NOSPACE;
+	for (uint32_t i = 0; i < st->nseen; i++) {
+		out[i].key = st->seen[i];
+		out[i].frames = st->g_frames[st->seen[i]];
+		out[i].bytes = st->g_bytes[st->seen[i]];
+	}
+	vxgbpi_sort(out, st->nseen, sizeof(*out), count_cmp);
+	return (int)st->nseen;
+}
+
+/* The destination group of a pair: what its endpoint last sent with. */
+static uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
+{
+	uint64_t k[TRK_KEY4] = { ps->k[0], ps->k[1], ps->k[2], ps->k[3] };
+	const struct trk_slot *es;
+
+	k[0] = TRK_USED | (k[0] & VXGBP_VNI_MAX); /* the endpoint: aux 0 */
+	es = trk_tab_find(&st->eps, k, TRK_KEY4, trk_hash(k, TRK_KEY4));
+	if (!es || !(es->v.ep.mgroup & TRK_LEARNED))
+		return VXGBP_GROUP_UNKNOWN;
+	return es->v.ep.mgroup & ~TRK_LEARNED;
+}
+
+int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n)
+{
+	struct trk_state *st = flushed(t);
+	size_t m = 0, w = 0;
+
+	if (!st)
+		return VXGBP_E_INVAL;
+	if (n < st->pairs.n || st->pairs.n > INT32_MAX)
+		return VXGBP_E_NOSPACE;
+	for (size_t i = 0; i < st->pairs.cap; i++) {
+		const struct trk_slot *ps = &st->pairs.s[i];
+
+		if (!ps->k[0])
+			continue;
+		out[m].src = (uint32_t)((ps->k[0] & ~TRK_USED) >> 32);
+		out[m].dst = pair_dst(st, ps);
+		out[m].frames = ps->v.cnt.frames;
+		out[m].bytes = ps->v.cnt.bytes;
+		m++;
+	}
+	vxgbpi_sort(out, m, sizeof(*out), cell_cmp);
+	for (size_t i = 0; i < m; i++) {
+		if (w && out[w - 1].src == out[i].src && out[w - 1].dst == out[i].dst) {
+			out[w - 1].frames += out[i].frames;
+			out[w - 1].bytes += out[i].bytes;
+		} else {
+			out[w++] = out[i];
+		}
+	}
+	return (int)w;
+}
