@@ -1,7 +1,8 @@
 #!/bin/sh
 # The ABI check must fail when it should: build a small library (libt.so.1:
 # a struct callers allocate, an enum with a VXGBP_R__COUNT counter, three
-# functions in version node T_1.0), record its baseline with abi.sh dump,
+# functions in version node T_1.0, an opaque struct defined in a private
+# header), record its baseline with abi.sh dump,
 # then check modified builds of it with abi.sh check and libvxgbp's own
 # suppressions.  Additions pass; removals, layout and signature changes and
 # additions to a released node fail, unless the soname moved.
@@ -32,6 +33,8 @@ enum t_rule {
 	VXGBP_R__COUNT
 };
 int t_parse(struct t_pkt *p);
+struct t_ctx;                  /* opaque: t_ctx_size() bytes */
+unsigned long t_ctx_size(void);
 #ifdef PARAM
 int t_rule_name(long r);
 #else
@@ -44,8 +47,20 @@ int t_gone(void);
 int t_added(void);
 #endif
 C
+cat > "$tmp/t_private.h" <<'C'
+struct t_ctx {
+	long a;
+#ifdef OPAQUE_GROWS
+	long b;
+#endif
+};
+int t_ctx_fill(struct t_ctx *c);
+C
 cat > "$tmp/t.c" <<'C'
 #include "t.h"
+#include "t_private.h"
+unsigned long t_ctx_size(void) { return sizeof(struct t_ctx); }
+int t_ctx_fill(struct t_ctx *c) { c->a = 1; return 0; }
 struct t_private { long x;
 #ifdef PRIVATE
 	long y;
@@ -77,8 +92,9 @@ build() {
 	"$cc" -g -O2 -fPIC -shared "$@" -I"$tmp" "$tmp/t.c" -o "$tmp/$b_name/libt.so" \
 		-Wl,-soname,"$b_so" -Wl,--version-script="$tmp/$b_name/t.map"
 }
-M10='T_1.0 { global: t_parse; t_rule_name; t_gone; local: *; };'
-M10r='T_1.0 { global: t_parse; t_rule_name; local: *; };'
+S='t_parse; t_rule_name; t_ctx_size; t_ctx_fill;'
+M10="T_1.0 { global: $S t_gone; local: *; };"
+M10r="T_1.0 { global: $S local: *; };"
 
 build base libt.so.1 "$M10"
 sh "$here/abi.sh" dump "$tmp/base/libt.so" "$tmp/base/include" "$tmp/base/libt.so.1.abi"
@@ -104,12 +120,13 @@ expect pass same libt.so.1 "$M10"
 expect pass add-new-node libt.so.1 "$M10 T_1.1 { global: t_added; } T_1.0;" -DADD_NEW_NODE
 expect pass enum-append libt.so.1 "$M10" -DENUM_APPEND
 expect pass private-type libt.so.1 "$M10" -DPRIVATE
-expect fail add-old-node libt.so.1 "T_1.0 { global: t_parse; t_rule_name; t_gone; t_added; local: *; };" -DADD_OLD_NODE
+expect pass opaque-grows libt.so.1 "$M10" -DOPAQUE_GROWS
+expect fail add-old-node libt.so.1 "T_1.0 { global: $S t_gone; t_added; local: *; };" -DADD_OLD_NODE
 expect fail remove libt.so.1 "$M10r" -DREMOVE
 expect fail struct-grows libt.so.1 "$M10" -DGROW
 expect fail param-type libt.so.1 "$M10" -DPARAM
 expect fail enum-middle libt.so.1 "$M10" -DENUM_MIDDLE
-expect fail node-moved libt.so.1 "T_1.0 { global: t_parse; t_rule_name; local: *; }; T_1.1 { global: t_gone; } T_1.0;"
+expect fail node-moved libt.so.1 "T_1.0 { global: $S local: *; }; T_1.1 { global: t_gone; } T_1.0;"
 expect pass remove-new-soname libt.so.2 "$M10r" -DREMOVE
 expect pass grow-new-soname libt.so.2 "$M10" -DGROW
 
