@@ -5,17 +5,12 @@
  */
 #include "labels.h"
 
-/* Category runs as "0,1,5-9": a run of two prints as two numbers. */
-static void put_run(struct gd_out *o, int *first, uint16_t lo, uint16_t hi)
+/* libvxgbp writes the category text ("0,1,5-9"); it lands in the output
+ * buffer a run at a time, however long the set. */
+static int out_put(void *ctx, const char *s, size_t n)
 {
-	if (!*first)
-		out_putc(o, ',');
-	*first = 0;
-	out_u64(o, lo);
-	if (hi == lo)
-		return;
-	out_putc(o, hi == lo + 1 ? ',' : '-');
-	out_u64(o, hi);
+	out_write(ctx, s, n);
+	return 0;
 }
 
 static int tag_has_cats(const struct vxgbp_cipso_tag *t)
@@ -28,12 +23,7 @@ static int tag_has_cats(const struct vxgbp_cipso_tag *t)
 
 static void tag_cats(struct gd_out *o, const struct vxgbp_cipso_tag *t)
 {
-	unsigned it = 0;
-	uint16_t lo, hi;
-	int first = 1;
-
-	while (vxgbp_cipso_cat_next(t, &it, &lo, &hi))
-		put_run(o, &first, lo, hi);
+	vxgbp_cipso_cats_put(t, out_put, o);
 }
 
 static int calipso_has_cats(const struct vxgbp_calipso *c)
@@ -46,12 +36,7 @@ static int calipso_has_cats(const struct vxgbp_calipso *c)
 
 static void calipso_cats(struct gd_out *o, const struct vxgbp_calipso *c)
 {
-	unsigned it = 0;
-	uint16_t lo, hi;
-	int first = 1;
-
-	while (vxgbp_calipso_cat_next(c, &it, &lo, &hi))
-		put_run(o, &first, lo, hi);
+	vxgbp_calipso_cats_put(c, out_put, o);
 }
 
 static void hex_bytes(struct gd_out *o, const uint8_t *p, size_t n)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * calipso.c - the CALIPSO IPv6 hop-by-hop option (RFC 5570): parser with
- * findings, CRC-16 checksum, category iteration, builder.
+ * findings, CRC-16 checksum, category iteration and text (cats.h), builder.
  *
  *   +------+------+------------//-----------+------+-------+------------+
  *   |  7   | dlen |  DOI (32 bit)            | cmpt | level | CRC-16     |
@@ -20,6 +20,7 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "cats.h"
 #include "cursor.h"
 
 #define CALIPSO_HDR 8     /* option data before the bitmap */
@@ -146,4 +147,19 @@ int vxgbp_calipso_build(void *out, size_t outlen, uint32_t doi, uint8_t level,
 	b[9] = (uint8_t)(crc >> 8);
 	memcpy(out, b, olen);
 	return (int)olen;
+}
+
+static int calipso_next(const void *c, unsigned *iter, uint16_t *lo, uint16_t *hi)
+{
+	return vxgbp_calipso_cat_next(c, iter, lo, hi);
+}
+
+int vxgbp_calipso_cats_put(const struct vxgbp_calipso *c, vxgbp_put_fn put, void *ctx)
+{
+	return vxgbpi_cats_put(calipso_next, c, put, ctx);
+}
+
+int vxgbp_calipso_cats_format(char *buf, size_t buflen, const struct vxgbp_calipso *c)
+{
+	return vxgbpi_cats_format(calipso_next, c, buf, buflen);
 }

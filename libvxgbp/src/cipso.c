@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * cipso.c - the CIPSO IPv4 option (type 134): parser with findings,
- * category iteration, builder.
+ * category iteration and text (cats.h, shared with calipso.c), builder.
  *
  *   +------+------+------//------+----------//----------+
  *   | 134  | len  |  DOI (32 bit) |  tags ...            |
@@ -22,6 +22,7 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "cats.h"
 #include "cursor.h"
 
 #define TAG_MAC_HDR 4      /* type, length, alignment, level */
@@ -259,88 +260,107 @@ const char *vxgbp_cipso_tag_name(uint8_t type)
 	}
 }
 
-/* Append s to buf at *pos; 0 or VXGBP_E_NOSPACE. */
-static int put_str(char *buf, size_t buflen, size_t *pos, const char *s)
+/* ------------------------------------------------------------------------
+ * Category text, written once for CIPSO and CALIPSO (cats.h): runs as
+ * "0,1,5-9", a run of two as two numbers.
+ */
+
+/* Decimal v at s; returns the number of digits (no NUL). */
+static size_t utoa16(char *s, uint16_t v)
 {
-	size_t n = strlen(s);
-
-	if (*pos + n >= buflen) {
-		size_t room = buflen - *pos - 1;
-
-		memcpy(buf + *pos, s, room);
-		*pos += room;
-		buf[*pos] = '\0';
-		return VXGBP_E_NOSPACE;
-	}
-	memcpy(buf + *pos, s, n + 1);
-	*pos += n;
-	return 0;
-}
-
-static void utoa16(char *s, uint16_t v)
-{
-	char t[6];
-	int n = 0;
+	char t[5];
+	size_t n = 0;
 
 	do {
 		t[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		s[i] = t[n - 1 - i];
-	s[n] = '\0';
+	return n;
 }
 
-/* One run lo..hi: "lo", "lo,hi" or "lo-hi", after a comma if not first. */
-static int cats_put(char *buf, size_t buflen, size_t *pos, uint16_t lo, uint16_t hi)
+/* One run, after a comma unless first: ",65534-65534" at most. */
+static size_t run_text(char *s, int first, uint16_t lo, uint16_t hi)
 {
-	char num[8];
-	int r;
+	size_t n = 0;
 
-	if (*pos && (r = put_str(buf, buflen, pos, ",")))
-		return r;
-	utoa16(num, lo);
-	if ((r = put_str(buf, buflen, pos, num)))
-		return r;
+	if (!first)
+		s[n++] = ',';
+	n += utoa16(s + n, lo);
 	if (hi == lo)
-		return 0;
-	if ((r = put_str(buf, buflen, pos, hi == lo + 1 ? "," : "-")))
-		return r;
-	utoa16(num, hi);
-	return put_str(buf, buflen, pos, num);
+		return n;
+	s[n++] = hi == lo + 1 ? ',' : '-';
+	return n + utoa16(s + n, hi);
+}
+
+int vxgbpi_cats_put(vxgbpi_cat_next_fn next, const void *obj, vxgbp_put_fn put, void *ctx)
+{
+	unsigned it = 0;
+	uint16_t lo, hi;
+	size_t total = 0;
+	char s[16];
+
+	if (!put)
+		return VXGBP_E_INVAL;
+	while (next(obj, &it, &lo, &hi)) {
+		size_t n = run_text(s, total == 0, lo, hi);
+		int r = put(ctx, s, n);
+
+		if (r < 0)
+			return r;
+		total += n;
+	}
+	return (int)total; /* at most 65535 categories: far below INT_MAX */
+}
+
+struct fixed_buf {
+	char *buf;
+	size_t cap, pos; /* pos < cap: room for the NUL */
+};
+
+/* put() into a fixed buffer: as much as fits, NUL-terminated, then
+ * VXGBP_E_NOSPACE. */
+static int fixed_put(void *ctx, const char *s, size_t n)
+{
+	struct fixed_buf *f = ctx;
+	size_t room = f->cap - 1 - f->pos;
+
+	if (n > room) {
+		memcpy(f->buf + f->pos, s, room);
+		f->pos += room;
+		f->buf[f->pos] = '\0';
+		return VXGBP_E_NOSPACE;
+	}
+	memcpy(f->buf + f->pos, s, n);
+	f->pos += n;
+	f->buf[f->pos] = '\0';
+	return 0;
+}
+
+int vxgbpi_cats_format(vxgbpi_cat_next_fn next, const void *obj, char *buf, size_t buflen)
+{
+	struct fixed_buf f = { buf, buflen, 0 };
+
+	if (!buf || !buflen)
+		return VXGBP_E_NOSPACE;
+	buf[0] = '\0';
+	return vxgbpi_cats_put(next, obj, fixed_put, &f);
+}
+
+static int cipso_next(const void *tag, unsigned *iter, uint16_t *lo, uint16_t *hi)
+{
+	return vxgbp_cipso_cat_next(tag, iter, lo, hi);
+}
+
+int vxgbp_cipso_cats_put(const struct vxgbp_cipso_tag *t, vxgbp_put_fn put, void *ctx)
+{
+	return vxgbpi_cats_put(cipso_next, t, put, ctx);
 }
 
 int vxgbp_cipso_cats_format(char *buf, size_t buflen, const struct vxgbp_cipso_tag *t)
 {
-	unsigned it = 0;
-	uint16_t lo, hi;
-	size_t pos = 0;
-	int r;
-
-	if (!buf || !buflen)
-		return VXGBP_E_NOSPACE;
-	buf[0] = '\0';
-	while (vxgbp_cipso_cat_next(t, &it, &lo, &hi))
-		if ((r = cats_put(buf, buflen, &pos, lo, hi)))
-			return r;
-	return (int)pos;
-}
-
-/* Here rather than in calipso.c so that both share cats_put(). */
-int vxgbp_calipso_cats_format(char *buf, size_t buflen, const struct vxgbp_calipso *c)
-{
-	unsigned it = 0;
-	uint16_t lo, hi;
-	size_t pos = 0;
-	int r;
-
-	if (!buf || !buflen)
-		return VXGBP_E_NOSPACE;
-	buf[0] = '\0';
-	while (vxgbp_calipso_cat_next(c, &it, &lo, &hi))
-		if ((r = cats_put(buf, buflen, &pos, lo, hi)))
-			return r;
-	return (int)pos;
+	return vxgbpi_cats_format(cipso_next, t, buf, buflen);
 }
 
 /* ------------------------------------------------------------------------

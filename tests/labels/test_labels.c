@@ -1005,6 +1005,179 @@ START_TEST(rules_named)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * Streaming category text (vxgbp_cipso_cats_put, vxgbp_calipso_cats_put):
+ * no length limit, one run a call, the same text as the _format functions.
+ */
+#define BIG_TEXT 16384
+
+struct sink {
+	char text[BIG_TEXT];
+	size_t len;
+	unsigned calls;
+	unsigned stop_at;      /* return -77 on this call (1-based); 0: never */
+	int bad_piece;         /* a piece that is not one whole run */
+};
+
+static int sink_put(void *ctx, const char *s, size_t n)
+{
+	struct sink *k = ctx;
+
+	k->calls++;
+	if (k->stop_at && k->calls == k->stop_at)
+		return -77;
+	/* a piece is one run: digits, then an optional ,N or -N; after the
+	 * first, led by a comma */
+	if (!n || (k->calls > 1) != (s[0] == ',') || (k->len + n >= BIG_TEXT)) {
+		k->bad_piece = 1;
+		return 0;
+	}
+	memcpy(k->text + k->len, s, n);
+	k->len += n;
+	k->text[k->len] = '\0';
+	return 0;
+}
+
+/* The reference text of a set given as a membership table, written here
+ * from the documented format, not with the library's code. */
+static size_t ref_text(char *out, size_t cap, const uint8_t *in, unsigned ncat, unsigned *runs)
+{
+	size_t len = 0;
+
+	*runs = 0;
+	out[0] = '\0';
+	for (unsigned c = 0; c < ncat; c++) {
+		unsigned e = c;
+
+		if (!in[c])
+			continue;
+		while (e + 1 < ncat && in[e + 1])
+			e++;
+		len += (size_t)snprintf(out + len, cap - len, "%s%u", *runs ? "," : "", c);
+		if (e == c + 1)
+			len += (size_t)snprintf(out + len, cap - len, ",%u", e);
+		else if (e > c)
+			len += (size_t)snprintf(out + len, cap - len, "-%u", e);
+		(*runs)++;
+		c = e;
+	}
+	return len;
+}
+
+/* A CALIPSO set of every category up to 1951 that makes the longest text:
+ * singles, pairs and a long run. */
+static unsigned big_calipso_set(uint8_t in[1952], uint16_t *cats)
+{
+	unsigned n = 0;
+
+	memset(in, 0, 1952);
+	for (unsigned c = 0; c < 1952; c++) {
+		if (c < 1800 ? c % 2 == 0 : c < 1900 ? c % 3 != 2 : c >= 1910)
+			in[c] = 1;
+		if (in[c])
+			cats[n++] = (uint16_t)c;
+	}
+	return n;
+}
+
+START_TEST(put_calipso_long)
+{
+	static uint8_t in[1952];
+	static uint16_t cats[1952];
+	static struct sink k;
+	static char want[BIG_TEXT], fixed[1024], exact[BIG_TEXT];
+	unsigned n = big_calipso_set(in, cats), runs;
+	size_t wlen = ref_text(want, sizeof(want), in, 1952, &runs);
+	struct vxgbp_calipso c;
+	uint8_t b[260];
+	int olen = vxgbp_calipso_build(b, sizeof(b), 16, 3, cats, n, 0);
+
+	ck_assert_int_eq(olen, 254);
+	ck_assert_int_eq(vxgbp_calipso_parse(&c, b, (size_t)olen), olen);
+	ck_assert_uint_gt(wlen, 4 * sizeof(fixed)); /* longer than any fixed buffer here */
+	memset(&k, 0, sizeof(k));
+	ck_assert_int_eq(vxgbp_calipso_cats_put(&c, sink_put, &k), (int)wlen);
+	ck_assert_int_eq(k.bad_piece, 0);
+	ck_assert_uint_eq(k.calls, runs); /* one call a run */
+	ck_assert_uint_eq(k.len, wlen);
+	ck_assert_str_eq(k.text, want);
+	/* the bounded formatter: the same text, cut */
+	ck_assert_int_eq(vxgbp_calipso_cats_format(fixed, sizeof(fixed), &c), VXGBP_E_NOSPACE);
+	ck_assert_uint_eq(strlen(fixed), sizeof(fixed) - 1);
+	ck_assert(memcmp(fixed, want, sizeof(fixed) - 1) == 0);
+	ck_assert_int_eq(vxgbp_calipso_cats_format(exact, wlen + 1, &c), (int)wlen);
+	ck_assert_str_eq(exact, want);
+	ck_assert_int_eq(vxgbp_calipso_cats_format(exact, wlen, &c), VXGBP_E_NOSPACE);
+	ck_assert_uint_eq(strlen(exact), wlen - 1);
+}
+END_TEST
+
+START_TEST(put_cipso_tags)
+{
+	/* categories of each tag type, their reference text, through put and
+	 * through format */
+	static const uint16_t bm[] = { 0, 2, 3, 5, 6, 7, 8, 100, 101, 239 };
+	static const uint16_t en[] = { 1, 2, 4, 5, 6, 9, 65534 };
+	static const uint16_t rg[] = { 3, 10, 11, 12, 13, 40000, 40001, 65534 };
+	static const struct { uint8_t type; const uint16_t *cats; unsigned n; const char *want; }
+	cases[] = {
+		{ 1, bm, N(bm), "0,2,3,5-8,100,101,239" },
+		{ 6, bm, N(bm), "0,2,3,5-8,100,101,239" },
+		{ 2, en, N(en), "1,2,4-6,9,65534" },
+		{ 5, rg, N(rg), "3,10-13,40000,40001,65534" },
+	};
+
+	for (size_t i = 0; i < N(cases); i++) {
+		struct vxgbp_cipso_tag_spec ts = { .type = cases[i].type, .level = 2,
+						   .cats = cases[i].cats, .n_cats = cases[i].n };
+		struct vxgbp_cipso c;
+		struct sink k;
+		char f[128];
+		uint8_t b[40];
+		int n = build1(b, sizeof(b), 7, &ts);
+
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_eq(vxgbp_cipso_parse(&c, b, (size_t)n), n);
+		memset(&k, 0, sizeof(k));
+		ck_assert_int_eq(vxgbp_cipso_cats_put(&c.tags[0], sink_put, &k),
+				 (int)strlen(cases[i].want));
+		ck_assert_int_eq(k.bad_piece, 0);
+		ck_assert_str_eq(k.text, cases[i].want);
+		ck_assert_int_eq(vxgbp_cipso_cats_format(f, sizeof(f), &c.tags[0]),
+				 (int)strlen(cases[i].want));
+		ck_assert_str_eq(f, cases[i].want);
+	}
+}
+END_TEST
+
+START_TEST(put_stop_and_errors)
+{
+	static const uint16_t cats[] = { 1, 3, 5, 7, 9 };
+	static struct sink k;
+	struct vxgbp_calipso c;
+	struct vxgbp_cipso_tag none = { .type = 7 };
+	uint8_t b[64];
+	int n = vxgbp_calipso_build(b, sizeof(b), 16, 1, cats, N(cats), 0);
+
+	ck_assert_int_eq(vxgbp_calipso_parse(&c, b, (size_t)n), n);
+	/* put's negative return stops the walk and is returned */
+	memset(&k, 0, sizeof(k));
+	k.stop_at = 3;
+	ck_assert_int_eq(vxgbp_calipso_cats_put(&c, sink_put, &k), -77);
+	ck_assert_uint_eq(k.calls, 3);
+	ck_assert_str_eq(k.text, "1,3");
+	/* no callback */
+	ck_assert_int_eq(vxgbp_calipso_cats_put(&c, NULL, &k), VXGBP_E_INVAL);
+	ck_assert_int_eq(vxgbp_cipso_cats_put(&none, NULL, &k), VXGBP_E_INVAL);
+	/* nothing to say: no call, length 0 */
+	memset(&k, 0, sizeof(k));
+	ck_assert_int_eq(vxgbp_cipso_cats_put(&none, sink_put, &k), 0);
+	ck_assert_int_eq(vxgbp_cipso_cats_put(NULL, sink_put, &k), 0);
+	ck_assert_int_eq(vxgbp_calipso_cats_put(NULL, sink_put, &k), 0);
+	ck_assert_uint_eq(k.calls, 0);
+}
+END_TEST
+
 static Suite *labels_suite(void)
 {
 	Suite *s = suite_create("labels");
@@ -1044,6 +1217,9 @@ static Suite *labels_suite(void)
 	tcase_add_test(l, calipso_crc_reference);
 	tcase_add_test(l, calipso_parse_build);
 	tcase_add_test(l, calipso_findings);
+	tcase_add_test(l, put_calipso_long);
+	tcase_add_test(t, put_cipso_tags);
+	tcase_add_test(t, put_stop_and_errors);
 	tcase_add_test(r, roundtrip_cipso);
 	tcase_add_test(r, roundtrip_calipso);
 	tcase_add_checked_fixture(gp, guard_setup, guard_teardown);
