@@ -7,8 +7,9 @@
  *
  * Data flow: reader (fast classic pcap or libpcap) -> BPF filter
  * (pcap_offline_filter on the record in place) -> vxgbp_pkt_parse() ->
- * --gbp/--vni filters -> one consumer: text, --json, --stats or -w.
- * Nothing on the per-frame path allocates.
+ * --gbp/--vni filters -> libvxgbp's cross-frame tracker when the run needs
+ * it (--check, --stats, --json, -v) -> one consumer: text, --json,
+ * --stats, --check or -w.  Nothing on the per-frame path allocates.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +29,9 @@
 #include "writer.h"
 
 #define EXIT_DATA 1  /* a data problem: unreadable record, truncated file */
-#define EXIT_USAGE 2 /* usage or I/O error */
+#define EXIT_USAGE 2 /* a usage error */
+#define EXIT_IO 2    /* an I/O or resource error (out of memory) */
+#define GO_ON (-1)   /* option parsing: no reason to exit */
 
 static volatile sig_atomic_t stop;
 static pcap_t *live_pcap;
@@ -63,10 +66,12 @@ static void usage(FILE *f)
 "  -n              numeric output (gbpdump never resolves names; accepted for\n"
 "                  tcpdump habit)\n"
 "  -v              more detail: IP fields, the Linux mark and verdicts, every\n"
-"                  finding (without -v only MUST-level findings are shown)\n"
+"                  finding, cross-frame ones included (without -v only\n"
+"                  MUST-level findings of the frame itself are shown)\n"
 "  -e              print link-level headers (outer and inner)\n"
 "  -t, -tt, -tttt  no time stamp / seconds since the epoch / date and time\n"
-"  --json          one JSON object per frame (times in UTC)\n"
+"  --json          one JSON object per frame (times in UTC); its findings\n"
+"                  include the cross-frame rules seen on that frame\n"
 "  --groups FILE   names for group IDs, 'ID NAME' per line, '#' comments\n"
 "  --stats         print only a summary at the end: per VNI, per group, and\n"
 "                  the group-to-group matrix\n"
@@ -77,17 +82,37 @@ static void usage(FILE *f)
 "                  strict (default; the draft and RFC 7348), linux (what a\n"
 "                  Linux 6.12 gbp device drops is MUST, what it ignores SHOULD),\n"
 "                  vpp (VPP's E and S flag bits allowed)\n"
+"  --track-budget BYTES\n"
+"                  most memory for the cross-frame tables (endpoints, flows,\n"
+"                  the matrix) of --check, --stats, --json and -v; suffixes\n"
+"                  k, M, G (1024-based); default 256M.  When they are full,\n"
+"                  new keys are not tracked and a warning says how many\n"
 "  -w FILE         write the matching frames to FILE (classic pcap); never\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
 "  --force         let -w replace an existing file\n"
 "  -h, --help      this text;  --version  the version\n"
 "\n"
 "Exit status: 0 all frames read; 1 a data problem (an unreadable or truncated\n"
-"record: everything before it was processed); 2 a usage or I/O error.\n"
+"record: everything before it was processed); 2 a usage, I/O or resource\n"
+"error (out of memory).\n"
 "With --check: 0 pass, 3 warn (SHOULD findings only), 4 fail (a MUST finding);\n"
 "1 and 2 as above take precedence.\n",
 		VXGBP_MAX_PORTS);
 }
+
+/* ---- options ---- */
+
+struct opts {
+	const char *rfile, *iface, *wfile, *gfile, *profile, *budget_arg;
+	int json, stats, check, force, tflag, verbose, eflag;
+	unsigned read_flags;
+	uint32_t gbp_id, vni;
+	int want_gbp, want_vni;
+	unsigned long long count;
+	size_t budget;             /* 0: the library's default */
+	struct vxgbp_parse_opts popts;
+	char *filter;              /* the BPF expression, or NULL */
+};
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 {
@@ -102,47 +127,167 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 	return 0;
 }
 
-/* Load --groups FILE into g.  0, or -1 after printing an error. */
-static int load_groups(struct vxgbp_groups *g, const char *path)
+/* "4096", "64k", "256M", "1G" (1024-based) into a positive size. */
+static int parse_size(const char *s, size_t *v)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	unsigned long lineno = 0;
-	int rc = 0;
+	char *end;
+	unsigned long long x, mul = 1;
 
-	if (!f) {
-		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t col, len = strlen(line);
-		int r;
+	if (*end == 'k' || *end == 'K')
+		mul = 1ull << 10;
+	else if (*end == 'M')
+		mul = 1ull << 20;
+	else if (*end == 'G')
+		mul = 1ull << 30;
+	if (mul > 1)
+		end++;
+	if (*end || x == 0 || x > SIZE_MAX / mul)
+		return -1;
+	*v = (size_t)(x * mul);
+	return 0;
+}
 
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
-			rc = -1;
-			break;
+enum {
+	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
+	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET,
+};
+
+static int bad_value(const char *opt, const char *want, const char *got)
+{
+	fprintf(stderr, "gbpdump: %s: expected %s, got '%s'\n", opt, want, got);
+	return EXIT_USAGE;
+}
+
+/* The options with a number: GO_ON, or the exit status. */
+static int parse_num_opt(struct opts *o, int c, const char *arg)
+{
+	uint32_t v;
+
+	switch (c) {
+	case 'c':
+		if (parse_u32(arg, UINT32_MAX, &v) || v == 0)
+			return bad_value("-c", "a positive count", arg);
+		o->count = v;
+		return GO_ON;
+	case OPT_PORT:
+		if (parse_u32(arg, 65535, &v) || v == 0)
+			return bad_value("--port", "1-65535", arg);
+		if (vxgbp_parse_opts_add_port(&o->popts, (uint16_t)v) < 0) {
+			fprintf(stderr, "gbpdump: --port: at most %d extra ports\n",
+				VXGBP_MAX_PORTS);
+			return EXIT_USAGE;
 		}
-		r = vxgbp_groups_parse_line(g, line, len, &col);
-		if (r == VXGBP_E_SYNTAX) {
-			fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
-				"NAME up to 31 characters)\n", path, lineno, col + 1);
-			rc = -1;
-			break;
-		}
-		if (r < 0) {
-			fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
-			rc = -1;
-			break;
-		}
+		return GO_ON;
+	case OPT_GBP:
+		if (parse_u32(arg, 65535, &o->gbp_id))
+			return bad_value("--gbp", "a group ID 0-65535", arg);
+		o->want_gbp = 1;
+		return GO_ON;
+	case OPT_VNI:
+		if (parse_u32(arg, VXGBP_VNI_MAX, &o->vni))
+			return bad_value("--vni", "a VNI 0-16777215", arg);
+		o->want_vni = 1;
+		return GO_ON;
+	default: /* OPT_BUDGET */
+		if (parse_size(arg, &o->budget))
+			return bad_value("--track-budget", "a size in bytes (k, M, G suffixes)",
+					 arg);
+		o->budget_arg = arg;
+		return GO_ON;
 	}
-	if (!rc && ferror(f)) {
-		fprintf(stderr, "gbpdump: %s: read error\n", path);
-		rc = -1;
+}
+
+/* One option: GO_ON, or the exit status. */
+static int parse_opt(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r':
+		o->rfile = arg;
+		break;
+	case 'i':
+		o->iface = arg;
+		break;
+	case 'n':
+		break;
+	case 'v':
+		o->verbose++;
+		break;
+	case 'e':
+		o->eflag = 1;
+		break;
+	case 't':
+		o->tflag++;
+		break;
+	case 'w':
+		o->wfile = arg;
+		break;
+	case OPT_JSON:
+		o->json = 1;
+		break;
+	case OPT_STATS:
+		o->stats = 1;
+		break;
+	case OPT_GROUPS:
+		o->gfile = arg;
+		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_LIBPCAP:
+		o->read_flags |= GD_READ_LIBPCAP;
+		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		/* fall through */
+	case OPT_CHECK:
+		o->check = 1;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, pcap_lib_version());
+		return 0;
+	case 'c':
+	case OPT_PORT:
+	case OPT_GBP:
+	case OPT_VNI:
+	case OPT_BUDGET:
+		return parse_num_opt(o, c, arg);
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
 	}
-	fclose(f);
-	return rc;
+	return GO_ON;
+}
+
+/* Options that do not go together: GO_ON, or EXIT_USAGE. */
+static int check_combos(const struct opts *o)
+{
+	if (!o->rfile == !o->iface) {
+		fprintf(stderr, "gbpdump: give exactly one of -r FILE or -i IFACE "
+			"(gbpdump --help)\n");
+		return EXIT_USAGE;
+	}
+	if (o->wfile && (o->json || o->stats)) {
+		fprintf(stderr, "gbpdump: -w writes frames; it does not combine with --json "
+			"or --stats\n");
+		return EXIT_USAGE;
+	}
+	if (o->check && (o->wfile || o->stats)) {
+		fprintf(stderr, "gbpdump: --check does not combine with -w or --stats\n");
+		return EXIT_USAGE;
+	}
+	if (o->check && !check_profile_known(o->profile)) {
+		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n",
+			o->profile);
+		return EXIT_USAGE;
+	}
+	return GO_ON;
 }
 
 /* Join argv[i..] into one filter expression. */
@@ -163,12 +308,8 @@ static char *join_args(int argc, char **argv, int i)
 	return s;
 }
 
-enum {
-	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
-	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE,
-};
-
-int main(int argc, char **argv)
+/* The command line into o: GO_ON, or the exit status. */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -181,300 +322,403 @@ int main(int argc, char **argv)
 		{ "libpcap", no_argument, NULL, OPT_LIBPCAP },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "track-budget", required_argument, NULL, OPT_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *rfile = NULL, *iface = NULL, *wfile = NULL, *gfile = NULL;
-	char errbuf[GD_ERRBUF] = "", *filter = NULL;
-	int json = 0, want_stats = 0, force = 0, tflag = 0, c, rc = 0, rr;
-	unsigned read_flags = 0;
-	uint32_t gbp_id = 0, vni = 0;
-	int want_gbp = 0, want_vni = 0;
-	unsigned long long count = 0, matched = 0;
-	struct vxgbp_parse_opts popts;
-	struct vxgbp_group_name *gstore = NULL;
-	struct vxgbp_groups groups;
-	struct gd_reader rd;
-	struct gd_writer wr;
-	struct gd_stats *st = NULL;
-	struct gd_print pp;
-	struct gd_out *out;
-	struct gd_rec rec;
-	struct vxgbp_pkt pkt;
-	struct bpf_program prog;
-	pcap_t *dead = NULL;
-	int have_prog = 0, want_check = 0, nomem;
-	const char *profile = NULL;
-	struct gd_check *chk = NULL;
+	int c, rc;
 
-	vxgbp_parse_opts_init(&popts);
-	print_init(&pp);
-	vxgbp_groups_init(&groups, NULL, 0);
-	memset(&wr, 0, sizeof(wr));
-
-	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:h", lopts, NULL)) != -1) {
-		uint32_t v;
-
-		switch (c) {
-		case 'r':
-			rfile = optarg;
-			break;
-		case 'i':
-			iface = optarg;
-			break;
-		case 'c':
-			if (parse_u32(optarg, UINT32_MAX, &v) || v == 0) {
-				fprintf(stderr, "gbpdump: -c: expected a positive count, got '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			count = v;
-			break;
-		case 'n':
-			break;
-		case 'v':
-			pp.verbose++;
-			break;
-		case 'e':
-			pp.eflag = 1;
-			break;
-		case 't':
-			tflag++;
-			break;
-		case 'w':
-			wfile = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_STATS:
-			want_stats = 1;
-			break;
-		case OPT_GROUPS:
-			gfile = optarg;
-			break;
-		case OPT_PORT:
-			if (parse_u32(optarg, 65535, &v) || v == 0) {
-				fprintf(stderr, "gbpdump: --port: expected 1-65535, got '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			if (vxgbp_parse_opts_add_port(&popts, (uint16_t)v) < 0) {
-				fprintf(stderr, "gbpdump: --port: at most %d extra ports\n",
-					VXGBP_MAX_PORTS);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_GBP:
-			if (parse_u32(optarg, 65535, &gbp_id)) {
-				fprintf(stderr, "gbpdump: --gbp: expected a group ID 0-65535, got '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			want_gbp = 1;
-			break;
-		case OPT_VNI:
-			if (parse_u32(optarg, VXGBP_VNI_MAX, &vni)) {
-				fprintf(stderr, "gbpdump: --vni: expected a VNI 0-16777215, got '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			want_vni = 1;
-			break;
-		case OPT_FORCE:
-			force = 1;
-			break;
-		case OPT_LIBPCAP:
-			read_flags |= GD_READ_LIBPCAP;
-			break;
-		case OPT_PROFILE:
-			profile = optarg;
-			/* fall through */
-		case OPT_CHECK:
-			want_check = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case OPT_VERSION:
-			printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, pcap_lib_version());
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (!rfile == !iface) {
-		fprintf(stderr, "gbpdump: give exactly one of -r FILE or -i IFACE "
-			"(gbpdump --help)\n");
-		return EXIT_USAGE;
-	}
-	if ((wfile && (json || want_stats)) || (json && want_stats && 0)) {
-		fprintf(stderr, "gbpdump: -w writes frames; it does not combine with --json "
-			"or --stats\n");
-		return EXIT_USAGE;
-	}
-	if (want_check && (wfile || want_stats)) {
-		fprintf(stderr, "gbpdump: --check does not combine with -w or --stats\n");
-		return EXIT_USAGE;
-	}
-	if (want_check && !check_profile_known(profile)) {
-		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n",
-			profile);
-		return EXIT_USAGE;
-	}
-	pp.tmode = tflag == 0 ? GD_TIME_LOCAL : tflag == 1 ? GD_TIME_NONE
-		   : tflag == 2 ? GD_TIME_EPOCH : GD_TIME_DATE;
-	if (optind < argc && !(filter = join_args(argc, argv, optind))) {
+	memset(o, 0, sizeof(*o));
+	vxgbp_parse_opts_init(&o->popts);
+	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:h", lopts, NULL)) != -1)
+		if ((rc = parse_opt(o, c, optarg)) != GO_ON)
+			return rc;
+	if ((rc = check_combos(o)) != GO_ON)
+		return rc;
+	if (optind < argc && !(o->filter = join_args(argc, argv, optind))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
-		return EXIT_USAGE;
+		return EXIT_IO;
 	}
-	if (gfile) {
-		if (!(gstore = calloc(65536, sizeof(*gstore)))) {
-			fprintf(stderr, "gbpdump: out of memory\n");
-			return EXIT_USAGE;
-		}
-		vxgbp_groups_init(&groups, gstore, 65536);
-		if (load_groups(&groups, gfile)) {
-			free(gstore);
-			free(filter);
-			return EXIT_USAGE;
-		}
-	}
-	pp.groups = &groups;
+	return GO_ON;
+}
 
-	if ((iface ? reader_open_live(&rd, iface, 262144, errbuf)
-		   : reader_open(&rd, rfile, read_flags, errbuf)) < 0) {
-		fprintf(stderr, "gbpdump: %s\n", errbuf);
-		free(gstore);
-		free(filter);
+/* Load --groups FILE into g.  0, or -1 after printing an error. */
+static int load_groups(struct vxgbp_groups *g, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	unsigned long lineno = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		size_t col, len = strlen(line);
+		int r;
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
+			rc = -1;
+		} else if ((r = vxgbp_groups_parse_line(g, line, len, &col)) == VXGBP_E_SYNTAX) {
+			fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
+				"NAME up to 31 characters)\n", path, lineno, col + 1);
+			rc = -1;
+		} else if (r < 0) {
+			fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
+			rc = -1;
+		}
+	}
+	if (!rc && ferror(f)) {
+		fprintf(stderr, "gbpdump: %s: read error\n", path);
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* ---- one run ---- */
+
+struct run {
+	struct gd_reader rd;
+	int rd_open;
+	struct gd_writer wr;
+	struct bpf_program prog;
+	int have_prog;
+	pcap_t *dead;
+	struct gd_print pp;
+	struct vxgbp_group_name *gstore;
+	struct vxgbp_groups groups;
+	struct gd_out *out;
+	struct vxgbp_track *trk;   /* NULL: the run needs no cross-frame state */
+	int trk_oom;               /* the tracker's zalloc failed once */
+	struct gd_check *chk;
+	unsigned long long matched;
+	char errbuf[GD_ERRBUF];
+};
+
+static void *trk_zalloc(void *ctx, size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		((struct run *)ctx)->trk_oom = 1;
+	return p;
+}
+
+static void trk_free(void *ctx, void *ptr, size_t size)
+{
+	(void)ctx;
+	(void)size;
+	free(ptr);
+}
+
+/* What the tracker does for this run: the matrix for --stats, the rules
+ * for --check, --json and -v; nothing for plain text and -w. */
+static unsigned track_modes(const struct opts *o)
+{
+	if (o->wfile)
+		return 0;
+	if (o->stats)
+		return VXGBP_TRACK_MATRIX;
+	if (o->check || o->json || o->verbose)
+		return VXGBP_TRACK_RULES;
+	return 0;
+}
+
+/* The tracker and the checker.  GO_ON, or the exit status. */
+static int open_track(struct run *r, const struct opts *o)
+{
+	struct vxgbp_track_opts to = { track_modes(o), o->budget, trk_zalloc, trk_free, r };
+	int e;
+
+	if (o->check && !(r->chk = check_new(o->profile))) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
+	}
+	if (!to.what)
+		return GO_ON;
+	if (!(r->trk = malloc(vxgbp_track_size()))) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
+	}
+	if ((e = vxgbp_track_init(r->trk, &to)) == 0)
+		return GO_ON;
+	free(r->trk);
+	r->trk = NULL;
+	if (e == VXGBP_E_NOSPACE && !r->trk_oom) {
+		fprintf(stderr, "gbpdump: --track-budget %s: too small for the fixed part of "
+			"the cross-frame tables\n", o->budget_arg ? o->budget_arg : "");
 		return EXIT_USAGE;
 	}
-	popts.linktype = rd.linktype;
-	if (filter) {
-		if (iface) {
-			rr = reader_set_filter(&rd, filter, errbuf);
-		} else {
-			dead = pcap_open_dead_with_tstamp_precision(reader_dlt(&rd),
-					rd.snaplen ? (int)rd.snaplen : 262144,
-					PCAP_TSTAMP_PRECISION_NANO);
-			rr = dead && pcap_compile(dead, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) == 0
-				     ? 0 : -1;
-			if (rr)
-				snprintf(errbuf, sizeof(errbuf), "filter '%s': %s", filter,
-					 dead ? pcap_geterr(dead) : "out of memory");
-			have_prog = !rr;
-		}
-		if (rr) {
-			fprintf(stderr, "gbpdump: %s\n", errbuf);
-			rc = EXIT_USAGE;
-			goto done;
-		}
+	fprintf(stderr, "gbpdump: %s\n", e == VXGBP_E_NOSPACE ? "out of memory"
+		: vxgbp_strerror(e));
+	return EXIT_IO;
+}
+
+/* --groups.  GO_ON, or the exit status. */
+static int open_groups(struct run *r, const struct opts *o)
+{
+	vxgbp_groups_init(&r->groups, NULL, 0);
+	r->pp.groups = &r->groups;
+	if (!o->gfile)
+		return GO_ON;
+	if (!(r->gstore = calloc(65536, sizeof(*r->gstore)))) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
 	}
-	if (wfile && writer_open(&wr, wfile, rfile, force, rd.linktype, rd.snaplen,
-				 rd.nsec_res, errbuf) < 0) {
-		fprintf(stderr, "gbpdump: %s\n", errbuf);
-		rc = EXIT_USAGE;
-		goto done;
+	vxgbp_groups_init(&r->groups, r->gstore, 65536);
+	return load_groups(&r->groups, o->gfile) ? EXIT_USAGE : GO_ON;
+}
+
+/* The BPF expression: kernel-side when live, else compiled for
+ * pcap_offline_filter.  GO_ON, or EXIT_USAGE. */
+static int open_filter(struct run *r, const struct opts *o)
+{
+	int rr;
+
+	if (!o->filter)
+		return GO_ON;
+	if (o->iface) {
+		rr = reader_set_filter(&r->rd, o->filter, r->errbuf);
+	} else {
+		r->dead = pcap_open_dead_with_tstamp_precision(reader_dlt(&r->rd),
+				r->rd.snaplen ? (int)r->rd.snaplen : 262144,
+				PCAP_TSTAMP_PRECISION_NANO);
+		rr = r->dead && pcap_compile(r->dead, &r->prog, o->filter, 1,
+					     PCAP_NETMASK_UNKNOWN) == 0 ? 0 : -1;
+		if (rr)
+			snprintf(r->errbuf, sizeof(r->errbuf), "filter '%s': %s", o->filter,
+				 r->dead ? pcap_geterr(r->dead) : "out of memory");
+		r->have_prog = !rr;
+	}
+	if (!rr)
+		return GO_ON;
+	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+	return EXIT_USAGE;
+}
+
+/* Everything a run reads from and writes to.  GO_ON, or the exit status. */
+static int run_open(struct run *r, struct opts *o)
+{
+	int rc;
+
+	print_init(&r->pp);
+	r->pp.verbose = o->verbose;
+	r->pp.eflag = o->eflag;
+	r->pp.tmode = o->tflag == 0 ? GD_TIME_LOCAL : o->tflag == 1 ? GD_TIME_NONE
+		      : o->tflag == 2 ? GD_TIME_EPOCH : GD_TIME_DATE;
+	if ((rc = open_groups(r, o)) != GO_ON)
+		return rc;
+	if ((o->iface ? reader_open_live(&r->rd, o->iface, 262144, r->errbuf)
+		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		return EXIT_IO;
+	}
+	r->rd_open = 1;
+	o->popts.linktype = r->rd.linktype;
+	if ((rc = open_filter(r, o)) != GO_ON)
+		return rc;
+	if (o->wfile && writer_open(&r->wr, o->wfile, o->rfile, o->force, r->rd.linktype,
+				    r->rd.snaplen, r->rd.nsec_res, r->errbuf) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		return EXIT_IO;
 	}
 	/* --stats prints no findings (and excludes --check): skip verifying
 	 * checksums, a third of the per-frame work. */
-	if (want_stats)
-		popts.flags |= VXGBP_PARSE_NO_CSUM;
-	if ((want_stats && !(st = stats_new())) ||
-	    (want_check && !(chk = check_new(profile, &nomem)))) {
+	if (o->stats)
+		o->popts.flags |= VXGBP_PARSE_NO_CSUM;
+	if ((rc = open_track(r, o)) != GO_ON)
+		return rc;
+	if (!(r->out = malloc(sizeof(*r->out)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
-		rc = EXIT_USAGE;
-		goto done;
+		return EXIT_IO;
 	}
-	if (!(out = malloc(sizeof(*out)))) {
-		fprintf(stderr, "gbpdump: out of memory\n");
-		rc = EXIT_USAGE;
-		goto done;
+	out_init(r->out, STDOUT_FILENO);
+	return GO_ON;
+}
+
+/* The BPF program on the record in place: 1 when it matches. */
+static int bpf_match(const struct run *r, const struct gd_rec *rec)
+{
+	struct pcap_pkthdr ph;
+
+	ph.ts.tv_sec = (time_t)rec->sec;
+	ph.ts.tv_usec = (suseconds_t)rec->nsec;
+	ph.caplen = rec->caplen;
+	ph.len = rec->wirelen;
+	return pcap_offline_filter(&r->prog, &ph, rec->data) != 0;
+}
+
+/* One frame through the filters, the tracker and the consumer.  Returns
+ * 1 when it matched. */
+static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *rec)
+{
+	struct vxgbp_track_result tr;
+	struct vxgbp_pkt pkt;
+	uint64_t xf = 0;
+
+	if (r->have_prog && !bpf_match(r, rec))
+		return 0;
+	vxgbp_pkt_parse(&pkt, rec->data, rec->caplen, rec->wirelen, &o->popts);
+	if (o->want_gbp && (!(pkt.have & VXGBP_HAVE_VXLAN) || !vxgbp_hdr_has_gbp(&pkt.vx) ||
+			    pkt.vx.group != o->gbp_id))
+		return 0;
+	if (o->want_vni && (!(pkt.have & VXGBP_HAVE_VXLAN) || pkt.vx.vni != o->vni))
+		return 0;
+	r->matched++;
+	if (r->trk) {
+		vxgbp_track_frame(r->trk, &pkt, rec->no, &tr);
+		xf = tr.findings;
 	}
-	out_init(out, STDOUT_FILENO);
-	if (iface) {
-		live_pcap = rd.pc;
+	if (o->wfile)
+		writer_add(&r->wr, rec);
+	else if (r->chk)
+		check_frame(r->chk, rec, &pkt, &tr);
+	else if (o->stats)
+		; /* the tracker counted it */
+	else if (o->json)
+		print_json(r->out, &r->pp, rec, &pkt, xf);
+	else
+		print_text(r->out, &r->pp, rec, &pkt, xf);
+	return 1;
+}
+
+/* Every frame until the end, -c, an output error or a signal: the
+ * reader's last return (0 at the end, -1 on a data error). */
+static int run_loop(struct run *r, const struct opts *o)
+{
+	struct gd_rec rec;
+	int rr;
+
+	if (o->iface) {
+		live_pcap = r->rd.pc;
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 	}
-
-	while (!stop && (rr = reader_next(&rd, &rec, errbuf)) == 1) {
-		if (have_prog) {
-			struct pcap_pkthdr ph;
-
-			ph.ts.tv_sec = (time_t)rec.sec;
-			ph.ts.tv_usec = (suseconds_t)rec.nsec;
-			ph.caplen = rec.caplen;
-			ph.len = rec.wirelen;
-			if (!pcap_offline_filter(&prog, &ph, rec.data))
-				continue;
-		}
-		vxgbp_pkt_parse(&pkt, rec.data, rec.caplen, rec.wirelen, &popts);
-		if (want_gbp && (!(pkt.have & VXGBP_HAVE_VXLAN) || !vxgbp_hdr_has_gbp(&pkt.vx) ||
-				 pkt.vx.group != gbp_id))
+	while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1) {
+		if (!one_frame(r, o, &rec))
 			continue;
-		if (want_vni && (!(pkt.have & VXGBP_HAVE_VXLAN) || pkt.vx.vni != vni))
-			continue;
-		matched++;
-		if (wfile)
-			writer_add(&wr, &rec);
-		else if (st)
-			stats_add(st, &rec, &pkt);
-		else if (chk)
-			check_frame(chk, &rec, &pkt);
-		else if (json)
-			print_json(out, &pp, &rec, &pkt);
-		else
-			print_text(out, &pp, &rec, &pkt);
-		if (out->err || wr.failed)
+		if (r->out->err || r->wr.failed)
 			break;
-		if (count && matched >= count)
+		if (o->count && r->matched >= o->count)
 			break;
 	}
+	return rr;
+}
+
+/* What stopped the tables: "track budget N bytes" or "out of memory". */
+static const char *track_limit(const struct run *r, const struct opts *o, char *buf,
+			       size_t n)
+{
+	if (r->trk_oom)
+		return "out of memory";
+	snprintf(buf, n, "track budget %zu bytes",
+		 o->budget ? o->budget : VXGBP_TRACK_BUDGET_DEFAULT);
+	return buf;
+}
+
+/* Standard error: what the tracker could not hold (the --check report
+ * says it itself). */
+static void track_warn(const struct run *r, const struct opts *o,
+		       const struct vxgbp_track_summary *s, const char *limit)
+{
+	if (!r->trk || r->chk || !s->full)
+		return;
+	if (o->stats)
+		fprintf(stderr, "gbpdump: warning: %s: tables full: %llu frames not counted per "
+			"VNI, %llu frames (%llu bytes) not in the matrix, %llu endpoints not "
+			"learned; the summary is incomplete\n", limit,
+			(unsigned long long)s->dropped_vnis, (unsigned long long)s->dropped_pairs,
+			(unsigned long long)s->dropped_pair_bytes,
+			(unsigned long long)s->dropped_endpoints);
+	else
+		fprintf(stderr, "gbpdump: warning: %s: tables full: %llu endpoints, %llu flows "
+			"not tracked; cross-frame findings are incomplete\n", limit,
+			(unsigned long long)s->dropped_endpoints,
+			(unsigned long long)s->dropped_flows);
+}
+
+/* The summaries, the output flushed, -w closed.  Returns the exit status. */
+static int run_finish(struct run *r, const struct opts *o, int rr)
+{
+	struct vxgbp_track_summary s = { 0 };
+	char lbuf[64];
+	const char *limit = track_limit(r, o, lbuf, sizeof(lbuf));
+	int rc = 0, x;
+
 	if (rr < 0) {
-		out_flush(out);
-		fprintf(stderr, "gbpdump: %s\n", errbuf);
+		out_flush(r->out);
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		rc = EXIT_DATA;
 	}
-	if (st && stats_print(st, out, &groups, json) < 0) {
-		fprintf(stderr, "gbpdump: out of memory: the --stats tables are incomplete\n");
-		rc = EXIT_USAGE;
+	if (r->trk)
+		vxgbp_track_summary(r->trk, &s);
+	if (o->stats && stats_print(r->trk, r->out, &r->groups, o->json) < 0) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		rc = EXIT_IO;
 	}
-	if (chk && (rr = check_report(chk, out, json)) && !rc)
-		rc = rr;
-	if (out_flush(out) < 0 && out->err != EPIPE) {
-		fprintf(stderr, "gbpdump: standard output: %s\n", strerror(out->err));
-		rc = EXIT_USAGE;
+	if (r->chk && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
+		rc = x;
+	if (out_flush(r->out) < 0 && r->out->err != EPIPE) {
+		fprintf(stderr, "gbpdump: standard output: %s\n", strerror(r->out->err));
+		rc = EXIT_IO;
 	}
-	free(out);
-	if (wfile) {
-		if (writer_close(&wr, 1, errbuf) < 0) {
-			fprintf(stderr, "gbpdump: %s\n", errbuf);
-			rc = EXIT_USAGE;
+	track_warn(r, o, &s, limit);
+	if (o->wfile) {
+		if (writer_close(&r->wr, 1, r->errbuf) < 0) {
+			fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+			rc = EXIT_IO;
 		} else if (rc == EXIT_DATA) {
 			fprintf(stderr, "gbpdump: %s: kept the %llu frames read before the error\n",
-				wfile, matched);
+				o->wfile, r->matched);
 		}
 	}
-	if (iface && !json && !st) {
+	if (o->iface && !o->json && !o->stats) {
 		struct pcap_stat ps;
 
-		if (pcap_stats(rd.pc, &ps) == 0)
+		if (pcap_stats(r->rd.pc, &ps) == 0)
 			fprintf(stderr, "%llu frames matched, %u received by filter, "
-				"%u dropped by kernel\n", matched, ps.ps_recv, ps.ps_drop);
+				"%u dropped by kernel\n", r->matched, ps.ps_recv, ps.ps_drop);
 	}
-done:
-	if (wfile && wr.f)
-		writer_close(&wr, 0, errbuf);
-	if (have_prog)
-		pcap_freecode(&prog);
-	if (dead)
-		pcap_close(dead);
-	reader_close(&rd);
-	stats_free(st);
-	check_free(chk);
-	free(gstore);
-	free(filter);
+	return rc;
+}
+
+static void run_close(struct run *r, const struct opts *o)
+{
+	if (o->wfile && r->wr.f)
+		writer_close(&r->wr, 0, r->errbuf);
+	if (r->have_prog)
+		pcap_freecode(&r->prog);
+	if (r->dead)
+		pcap_close(r->dead);
+	if (r->rd_open)
+		reader_close(&r->rd);
+	if (r->trk) {
+		vxgbp_track_fini(r->trk);
+		free(r->trk);
+	}
+	check_free(r->chk);
+	free(r->out);
+	free(r->gstore);
+}
+
+int main(int argc, char **argv)
+{
+	static struct run run;
+	struct opts o;
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &o)) != GO_ON) {
+		free(o.filter);
+		return rc;
+	}
+	if ((rc = run_open(&run, &o)) == GO_ON)
+		rc = run_finish(&run, &o, run_loop(&run, &o));
+	run_close(&run, &o);
+	free(o.filter);
 	return rc;
 }

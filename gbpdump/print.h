@@ -33,10 +33,13 @@ struct gd_print {
 };
 
 void print_init(struct gd_print *pp);
+/* One frame.  xf: the cross-frame findings of libvxgbp's tracker on this
+ * frame (VXGBP_RB bits; 0 when it does not run): printed after the frame's
+ * own findings, in rule order (text: with -v only). */
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p);
+		const struct vxgbp_pkt *p, uint64_t xf);
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p);
+		const struct vxgbp_pkt *p, uint64_t xf);
 /* "G,I,D" style names of the flag word; reserved bits as R=0x.... */
 void print_flags(struct gd_out *o, uint16_t flags);
 

@@ -15,11 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "labels.h"
 #include "print.h"
-#if __has_include("labels.h")
-#include "labels.h" /* CIPSO / CALIPSO labels (issue 7) */
-#define HAVE_LABELS 1
-#endif
 
 /* "k": for a literal k, one copy of known length */
 #define key(o, k) out_write((o), "\"" k "\":", sizeof("\"" k "\":") - 1)
@@ -132,11 +129,7 @@ static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgb
 			key(o, "more_frags");
 			out_str(o, l3->more_frags ? "true" : "false");
 		}
-#ifdef HAVE_LABELS
 		labels_print_json(o, frame, l3);
-#else
-		(void)frame;
-#endif
 	} else if (l3->off >= 0) {
 		out_putc(o, ',');
 		key(o, "arp_op");
@@ -198,8 +191,25 @@ static void json_verdict(struct gd_out *o, const struct vxgbp_hdr *h, unsigned d
 	out_json_str(o, v.accept ? "accept" : vxgbp_drop_name(v.why));
 }
 
+/* The rule ids of f, lowest rule first; *first: no id written yet. */
+static void json_findings(struct gd_out *o, uint64_t f, int *first)
+{
+	/* only the set bits (most frames have none) */
+	for (; f; f &= f - 1) {
+		unsigned r = (unsigned)__builtin_ctzll(f);
+		const struct vxgbp_rule_info *ri;
+
+		if (r >= VXGBP_R__COUNT || !(ri = vxgbp_rule_get(r)))
+			continue;
+		if (!*first)
+			out_putc(o, ',');
+		out_json_str(o, ri->id);
+		*first = 0;
+	}
+}
+
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p)
+		const struct vxgbp_pkt *p, uint64_t xf)
 {
 	const struct vxgbp_hdr *h = &p->vx;
 	int first = 1;
@@ -268,18 +278,8 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	}
 
 	out_str(o, ",\"findings\":[");
-	/* only the set bits, lowest rule first (most frames have none) */
-	for (uint64_t f = p->findings; f; f &= f - 1) {
-		unsigned r = (unsigned)__builtin_ctzll(f);
-		const struct vxgbp_rule_info *ri;
-
-		if (r >= VXGBP_R__COUNT || !(ri = vxgbp_rule_get(r)))
-			continue;
-		if (!first)
-			out_putc(o, ',');
-		out_json_str(o, ri->id);
-		first = 0;
-	}
+	json_findings(o, p->findings, &first);
+	json_findings(o, xf, &first); /* the tracker's, after the frame's own */
 	out_putc(o, ']');
 	if (p->err) {
 		out_str(o, ",\"error\":{\"kind\":");

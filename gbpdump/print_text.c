@@ -13,11 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "labels.h"
 #include "print.h"
-#if __has_include("labels.h")
-#include "labels.h" /* CIPSO / CALIPSO labels (issue 7) */
-#define HAVE_LABELS 1
-#endif
 
 void print_init(struct gd_print *pp)
 {
@@ -215,11 +212,7 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 		out_u64(o, l4->dport);
 	}
 	out_str(o, ":");
-#ifdef HAVE_LABELS
 	labels_print_text(o, frame, l3, verbose);
-#else
-	(void)frame;
-#endif
 	if (is_outer)
 		return; /* the VXLAN part follows */
 	out_putc(o, ' ');
@@ -331,7 +324,7 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 }
 
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p)
+		const struct vxgbp_pkt *p, uint64_t xf)
 {
 	const uint8_t *frame = rec->data;
 
@@ -371,8 +364,11 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		out_u64(o, (uint64_t)(p->err_off < 0 ? 0 : p->err_off));
 		out_putc(o, ']');
 	}
-	if (p->have & VXGBP_HAVE_VXLAN)
+	if (p->have & VXGBP_HAVE_VXLAN) {
 		print_findings(o, p->findings, pp->verbose > 0);
+		if (pp->verbose)
+			print_findings(o, xf, 1); /* the tracker's, after the frame's own */
+	}
 	/* The frame length, where nothing on the line gave a length (-e
 	 * prints it with the link header). */
 	if (!pp->eflag && (p->err || (!(p->have & VXGBP_HAVE_VXLAN) &&

@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* stats.h - gbpdump --stats (see stats.c). */
+/*
+ * stats.h - gbpdump --stats: the summary of libvxgbp's tracker (frames and
+ * bytes per VNI and per group, the group-to-group matrix), as text or one
+ * JSON object.  The counting is the tracker's (VXGBP_TRACK_MATRIX).
+ */
 #ifndef GBPDUMP_STATS_H
 #define GBPDUMP_STATS_H
 
 #include <vxgbp/vxgbp.h>
 
 #include "out.h"
-#include "reader.h"
 
-struct gd_stats;
-
-struct gd_stats *stats_new(void);
-void stats_add(struct gd_stats *st, const struct gd_rec *rec, const struct vxgbp_pkt *p);
-/* 0, or -1 when memory ran out (the tables are then incomplete). */
-int stats_print(struct gd_stats *st, struct gd_out *o, const struct vxgbp_groups *groups,
-		int json);
-void stats_free(struct gd_stats *st);
+/* 0, or -1 when memory for the sorted copies ran out (nothing printed). */
+int stats_print(const struct vxgbp_track *t, struct gd_out *o,
+		const struct vxgbp_groups *groups, int json);
 
 #endif /* GBPDUMP_STATS_H */
