@@ -1,25 +1,33 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * packet-vxgbp.c - Wireshark 4.0 plugin for VXLAN Group Policy
- * (draft-smith-vxlan-group-policy; Linux 3511494ce2f3).
+ * (draft-smith-vxlan-group-policy; Linux 3511494ce2f3), beside Wireshark's
+ * own VXLAN dissector.
  *
- * Nothing in this file reads a header field from packet bytes: the 8 bytes
- * are copied out of the tvb after a length check and handed to libvxgbp,
- * which decodes them, judges them (rule ids shared with gbpdump --check)
- * and models the Linux receive path (mark, accept/drop).  Frame-level rules
- * that need the outer IP/UDP come from vxgbp_pkt_parse() on the whole frame.
+ * Wireshark's "vxlan" keeps UDP 4789 (and whatever Decode As gives it) and
+ * every vxlan.* field.  vxgbp is a postdissector: after the frame has been
+ * dissected it looks up every "vxlan" protocol item in the tree (the hf ids
+ * it asks for with set_postdissector_wanted_hfids), copies the bytes from
+ * that header to the end of its data source (the frame, a reassembled
+ * datagram, a decapsulated tunnel: wherever Wireshark found VXLAN) and
+ * hands them to libvxgbp, which decodes them, judges them (rule ids shared
+ * with gbpdump --check) and models the Linux receive path (mark,
+ * accept/drop).  For the first VXLAN header of a frame that lies in the
+ * frame itself, the whole frame is parsed too, so that the rules that need
+ * the outer IP/UDP headers (checksums, fragments, source port, TTL, labels)
+ * are judged as gbpdump judges them.  Nothing in this file decides what a
+ * header bit means: flag names, reserved bits, rules, mark, verdicts and
+ * cross-frame findings all come from libvxgbp.
  *
- * What the plugin adds to Wireshark:
- *   - protocol "vxgbp" on UDP 4789 and 8472 (preference vxgbp.udp.port);
- *   - fields vxgbp.* (every header bit, mark, Linux verdicts, group name,
- *     one vxgbp.finding string per rule broken);
- *   - one expert info per libvxgbp rule;
- *   - group names from the UAT "vxgbp_groups" (ID, name);
- *   - tap "vxgbp" with a stats_tree (GUI: Statistics > VXLAN-GBP Groups,
- *     tshark -z vxgbp,tree) and a text report (tshark -z vxgbp,groups).
+ * What the plugin adds to Wireshark, per VXLAN header (VXLAN-GPE excepted):
+ *   - a "vxgbp" tree item with fields vxgbp.* (flags, group, VNI, group
+ *     name, mark, Linux verdicts, one vxgbp.finding per rule broken);
+ *   - one expert info per libvxgbp rule, the four cross-frame rules with
+ *     the earlier frame they contradict (vxgbp.xframe.prev), from a
+ *     libvxgbp tracker fed on the first pass;
+ *   - a summary before the Info column's text;
+ *   - tap "vxgbp", once per frame (vxgbp-stats.c).
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -28,12 +36,9 @@
 #include <epan/packet.h>
 #include <epan/prefs.h>
 #include <epan/expert.h>
-#include <epan/uat.h>
+#include <epan/proto_data.h>
 #include <epan/tap.h>
-#include <epan/stat_tap_ui.h>
-#include <epan/stats_tree.h>
 #include <epan/tfs.h>
-#include <wsutil/wslog.h>
 #include <wiretap/wtap.h>
 
 #include <vxgbp/vxgbp.h>
@@ -50,250 +55,171 @@ WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
-#define VXGBP_DEFAULT_PORTS "4789,8472"
+/* The flag set the plugin names flags by (as gbpdump does). */
+#define FLAGSET VXGBP_FLAGSET_DRAFT
 
 static int proto_vxgbp = -1;
 static int vxgbp_tap = -1;
-static dissector_handle_t vxgbp_handle;
-static dissector_handle_t eth_handle;
+static dissector_handle_t post_handle;
+
+/* Fields of other dissectors the postdissector looks up. */
+static int hf_vxlan = -1;     /* the "vxlan" protocol item: one per header */
+static int hf_vxlan_ver = -1; /* "vxlan.ver": only VXLAN-GPE headers have it */
+static int hf_udp_sport = -1;
+static int hf_udp_dport = -1;
 
 static int hf_flags = -1;
-static int hf_flag_g = -1;
-static int hf_flag_i = -1;
-static int hf_flag_d = -1;
-static int hf_flag_a = -1;
-static int hf_flag_rsvd = -1;
 static int hf_group = -1;
 static int hf_group_rsvd = -1;
 static int hf_vni = -1;
 static int hf_rsvd = -1;
 static int hf_group_name = -1;
+static int hf_outer = -1;
 static int hf_mark = -1;
 static int hf_verdict_gbp = -1;
 static int hf_verdict_nogbp = -1;
 static int hf_finding = -1;
+static int hf_xframe_prev = -1;
+static int hf_xframe_group = -1;
+static int hf_xframe_flags = -1;
 
 static gint ett_vxgbp = -1;
 static gint ett_flags = -1;
 static gint ett_linux = -1;
 static gint ett_findings = -1;
+static gint ett_xframe = -1;
+static gint ett_xframe_hit = -1;
 
 /* One expert field per libvxgbp rule, indexed by enum vxgbp_rule. */
 static expert_field ei_rule[VXGBP_R__COUNT];
 
 /* ------------------------------------------------------------------------
- * Group names: UAT "vxgbp_groups", records (id, name).  The records are
- * validated by libvxgbp's group-file parser (the same syntax as
- * gbpdump --groups: "<id> <name>"), and the lookup table is a
- * struct vxgbp_groups rebuilt after every change.
+ * The flags word, as libvxgbp's flag table describes it: one boolean field
+ * per flag of the draft (vxgbp.flags.g, .i, .d, .a: name and bit from
+ * vxgbp_flag_get()), and "vxgbp.flags.reserved" for every other bit.  Which
+ * flags a header defines depends on the header (D and A only with G:
+ * vxgbp_flags_defined()), so there is one field list per set of defined
+ * bits, each with its own reserved mask.
  */
+#define MAX_FLAGS 16
+#define MAX_VARIANTS 4
+
+static int hf_flag[MAX_FLAGS];
+static guint16 flag_mask[MAX_FLAGS];
+static unsigned n_flags;
+
 typedef struct {
-	guint32 id;
-	gchar *name;
-} vxgbp_group_rec_t;
+	guint16 defined;            /* vxgbp_flags_defined() of its headers */
+	int hf_rsvd;                /* vxgbp.flags.reserved, mask ~defined */
+	int *fields[MAX_FLAGS + 2]; /* for proto_tree_add_bitmask, NULL-ended */
+} flag_variant_t;
 
-static vxgbp_group_rec_t *group_recs;
-static guint n_group_recs;
-static struct vxgbp_group_name *group_storage;
-static struct vxgbp_groups group_table;
-/* Preference: a group file as gbpdump --groups reads ("0x200 web" lines). */
-static const char *pref_groups_file = "";
+static flag_variant_t variants[MAX_VARIANTS];
+static unsigned n_variants;
 
-/* Run one (id, name) pair through libvxgbp's parser.  Returns NULL when it
- * is valid, else a newly allocated error text. */
-static gchar *group_validate(guint32 id, const char *name, struct vxgbp_groups *into)
+static const flag_variant_t *variant_for(guint16 defined)
 {
-	struct vxgbp_group_name scratch[1];
-	struct vxgbp_groups tmp;
-	gchar *line;
-	size_t col;
-	int r;
+	unsigned i;
 
-	if (id > 0xffff)
-		return g_strdup_printf("group ID %u is out of range (0-65535)", id);
-	if (!name || !*name)
-		return g_strdup("the group name is empty");
-	if (!into) {
-		vxgbp_groups_init(&tmp, scratch, 1);
-		into = &tmp;
-	}
-	line = g_strdup_printf("%u %s", id, name);
-	r = vxgbp_groups_parse_line(into, line, strlen(line), &col);
-	g_free(line);
-	if (r == VXGBP_E_SYNTAX)
-		return g_strdup_printf("invalid group name \"%s\" (one word of 1-%zu printable characters)",
-				       name, sizeof(scratch[0].name) - 1);
-	if (r < 0)
-		return g_strdup(vxgbp_strerror(r));
+	for (i = 0; i < n_variants; i++)
+		if (variants[i].defined == defined)
+			return &variants[i];
 	return NULL;
 }
 
-/* Parse "512" or "0x200" into 0..65535. */
-static gboolean group_id_parse(const char *s, unsigned len, guint32 *out)
+/* Every set of defined bits a flags word can have, and the fields of each. */
+static void flag_variants_setup(void)
 {
-	gchar *tmp = g_strndup(s, len), *end = NULL;
-	guint64 v;
-	gboolean ok;
+	unsigned w, i, n;
 
-	g_strstrip(tmp);
-	v = g_ascii_strtoull(tmp, &end, 0);
-	ok = *tmp && end && *end == '\0' && tmp[0] != '-' && v <= 0xffff;
-	g_free(tmp);
-	if (ok)
-		*out = (guint32)v;
-	return ok;
-}
+	for (w = 0; w <= 0xffff; w++) {
+		guint16 d = vxgbp_flags_defined((uint16_t)w, FLAGSET);
 
-static gboolean group_id_chk(void *rec _U_, const char *ptr, unsigned len,
-			     const void *u1 _U_, const void *u2 _U_, char **err)
-{
-	guint32 v;
-
-	if (!group_id_parse(ptr, len, &v)) {
-		*err = g_strdup("the group ID must be a number from 0 to 65535 (decimal or 0x hex)");
-		return FALSE;
+		if (variant_for(d) || n_variants == MAX_VARIANTS)
+			continue;
+		variants[n_variants].defined = d;
+		variants[n_variants].hf_rsvd = -1;
+		n_variants++;
 	}
-	*err = NULL;
-	return TRUE;
-}
+	for (i = 0; i < n_variants; i++) {
+		flag_variant_t *v = &variants[i];
 
-static void group_id_set(void *rec, const char *ptr, unsigned len,
-			 const void *u1 _U_, const void *u2 _U_)
-{
-	guint32 v = 0;
-
-	if (group_id_parse(ptr, len, &v))
-		((vxgbp_group_rec_t *)rec)->id = v;
-}
-
-static void group_id_tostr(void *rec, char **out, unsigned *out_len,
-			   const void *u1 _U_, const void *u2 _U_)
-{
-	*out = g_strdup_printf("%u", ((vxgbp_group_rec_t *)rec)->id);
-	*out_len = (unsigned)strlen(*out);
-}
-
-static gboolean group_name_chk(void *rec _U_, const char *ptr, unsigned len,
-			       const void *u1 _U_, const void *u2 _U_, char **err)
-{
-	gchar *name = g_strndup(ptr, len);
-
-	*err = group_validate(0, name, NULL);
-	g_free(name);
-	return *err == NULL;
-}
-
-static void group_name_set(void *rec, const char *ptr, unsigned len,
-			   const void *u1 _U_, const void *u2 _U_)
-{
-	vxgbp_group_rec_t *r = (vxgbp_group_rec_t *)rec;
-
-	g_free(r->name);
-	r->name = g_strndup(ptr, len);
-}
-
-static void group_name_tostr(void *rec, char **out, unsigned *out_len,
-			     const void *u1 _U_, const void *u2 _U_)
-{
-	const vxgbp_group_rec_t *r = (const vxgbp_group_rec_t *)rec;
-
-	*out = g_strdup(r->name ? r->name : "");
-	*out_len = (unsigned)strlen(*out);
-}
-
-static void *group_copy_cb(void *dst, const void *src, size_t len _U_)
-{
-	const vxgbp_group_rec_t *s = (const vxgbp_group_rec_t *)src;
-	vxgbp_group_rec_t *d = (vxgbp_group_rec_t *)dst;
-
-	d->id = s->id;
-	d->name = g_strdup(s->name);
-	return d;
-}
-
-static gboolean group_update_cb(void *rec, char **err)
-{
-	const vxgbp_group_rec_t *r = (const vxgbp_group_rec_t *)rec;
-
-	*err = group_validate(r->id, r->name, NULL);
-	return *err == NULL;
-}
-
-static void group_free_cb(void *rec)
-{
-	vxgbp_group_rec_t *r = (vxgbp_group_rec_t *)rec;
-
-	g_free(r->name);
-	r->name = NULL;
-}
-
-/* Rebuild the lookup table: the group file first, then the UAT records
- * (a record wins over a file line with the same ID). */
-static void groups_rebuild(void)
-{
-	gchar *text = NULL, **lines = NULL;
-	guint n_lines = 0, i;
-	size_t col;
-
-	if (pref_groups_file && *pref_groups_file) {
-		GError *gerr = NULL;
-
-		if (g_file_get_contents(pref_groups_file, &text, NULL, &gerr)) {
-			lines = g_strsplit(text, "\n", -1);
-			n_lines = g_strv_length(lines);
-		} else {
-			ws_warning("vxgbp: group file: %s", gerr->message);
-			g_error_free(gerr);
-		}
+		for (n = 0, w = 0; w < n_flags; w++)
+			if (flag_mask[w] & v->defined)
+				v->fields[n++] = &hf_flag[w];
+		v->fields[n++] = &v->hf_rsvd;
+		v->fields[n] = NULL;
 	}
-	g_free(group_storage);
-	group_storage = n_group_recs + n_lines ? g_new0(struct vxgbp_group_name, n_group_recs + n_lines)
-					       : NULL;
-	vxgbp_groups_init(&group_table, group_storage, n_group_recs + n_lines);
-	for (i = 0; i < n_lines; i++) {
-		int r = vxgbp_groups_parse_line(&group_table, lines[i], strlen(lines[i]), &col);
+}
 
-		if (r < 0)
-			ws_warning("vxgbp: %s:%u:%zu: %s", pref_groups_file, i + 1, col + 1,
-				   vxgbp_strerror(r));
+/* The hf entries of the flag fields, built from libvxgbp's tables. */
+static void flag_fields_register(void)
+{
+	const struct vxgbp_flag_info *fi;
+	hf_register_info *hf;
+	unsigned i, n = 0;
+
+	for (i = 0; (fi = vxgbp_flag_get(i)) && n_flags < MAX_FLAGS; i++) {
+		if (!(fi->set & FLAGSET))
+			continue;
+		hf_flag[n_flags] = -1;
+		flag_mask[n_flags++] = fi->mask;
 	}
-	for (i = 0; i < n_group_recs; i++) {
-		/* Already validated by group_update_cb. */
-		gchar *err = group_validate(group_recs[i].id, group_recs[i].name, &group_table);
+	flag_variants_setup();
+	hf = g_new0(hf_register_info, n_flags + n_variants);
+	for (i = 0; (fi = vxgbp_flag_get(i)) && n < n_flags; i++) {
+		gchar *abbrev;
 
-		g_free(err);
+		if (!(fi->set & FLAGSET))
+			continue;
+		abbrev = g_ascii_strdown(fi->name, -1);
+		hf[n].p_id = &hf_flag[n];
+		hf[n].hfinfo = (header_field_info) { g_strdup_printf("%s (%s)", fi->text, fi->name),
+			g_strdup_printf("vxgbp.flags.%s", abbrev), FT_BOOLEAN, 16,
+			TFS(&tfs_set_notset), fi->mask, NULL, HFILL };
+		g_free(abbrev);
+		n++;
 	}
-	g_strfreev(lines);
-	g_free(text);
-}
-
-static void group_post_update_cb(void)
-{
-	groups_rebuild();
-}
-
-static void group_reset_cb(void)
-{
-	g_free(group_storage);
-	group_storage = NULL;
-	vxgbp_groups_init(&group_table, NULL, 0);
-}
-
-static void prefs_apply_cb(void)
-{
-	groups_rebuild();
-}
-
-const char *vxgbp_plugin_group_name(guint16 id)
-{
-	return vxgbp_groups_name(&group_table, id);
+	for (i = 0; i < n_variants; i++, n++) {
+		hf[n].p_id = &variants[i].hf_rsvd;
+		hf[n].hfinfo = (header_field_info) { "Reserved flags", "vxgbp.flags.reserved",
+			FT_UINT16, BASE_HEX, NULL, (guint16)~variants[i].defined,
+			"Flag bits with no meaning in this header", HFILL };
+	}
+	proto_register_field_array(proto_vxgbp, hf, (int)n);
 }
 
 /* ------------------------------------------------------------------------
- * Frame-level parse: the outer IP/UDP rules need the whole frame, which a
- * UDP subdissector does not get.  The bytes of the frame are the data
- * source of our tvb; its link type is the record's encapsulation.
+ * Where the VXLAN headers of a frame are.  The first pass finds them in the
+ * tree (the postdissector's wanted fields are there only then) and keeps,
+ * per frame, where each one is (data source, offset) and what the tracker
+ * said; the later passes (the GUI's packet list and details, tshark -2,
+ * retaps) read that and need no tree.
  */
+typedef struct {
+	guint32 ds;  /* index of its data source in pinfo->data_src */
+	guint32 off; /* offset of the header in it */
+} vx_loc_t;
+
+typedef struct {
+	guint n;                       /* VXLAN headers, VXLAN-GPE excluded */
+	vx_loc_t *loc;                 /* outermost first */
+	guint16 ports[2];              /* UDP ports of the datagram that carries
+	                                  loc[0] when it is in the frame itself */
+	struct vxgbp_track_result *xf; /* cross-frame findings (loc[0]); NULL: none */
+} frame_rec_t;
+
+/* One VXLAN header, as libvxgbp sees it. */
+typedef struct {
+	tvbuff_t *tvb;           /* its data source from the header on */
+	struct vxgbp_pkt *p;     /* libvxgbp's parse */
+	guint64 findings;        /* the rules it breaks */
+	gboolean outer;          /* p is the whole frame's parse (outer rules judged) */
+	gboolean have;           /* the 8 header bytes were there */
+} vx_view_t;
+
+static struct vxgbp_track *file_track; /* one per capture file, lazily */
+
 static int link_from_encap(int encap)
 {
 	switch (encap) {
@@ -316,66 +242,256 @@ static int link_from_encap(int encap)
 	}
 }
 
-enum frame_match {
-	FRAME_NONE,        /* no frame-level parse to use */
-	FRAME_MATCH,       /* libvxgbp found the very VXLAN header this tvb starts with */
-	FRAME_OUTER_ERROR, /* libvxgbp stopped in an outer layer Wireshark tolerated */
-};
-
-/* Parse the frame that carries tvb.  With FRAME_MATCH its frame findings
- * and inner layers belong to this PDU; with FRAME_OUTER_ERROR only the
- * reason it stopped (frame.truncated / frame.malformed) does. */
-static enum frame_match frame_parse(tvbuff_t *tvb, packet_info *pinfo, struct vxgbp_pkt *p)
+/* Every field of hf in the tree: the primed array when there is one (do
+ * not free), else a search of the tree (*owned: free it). */
+static GPtrArray *finfos(proto_tree *tree, int hf, gboolean *owned)
 {
-	struct vxgbp_parse_opts opts;
-	tvbuff_t *ds;
-	const guint8 *bytes;
-	guint caplen, wirelen;
-	int link;
+	GPtrArray *a;
+
+	*owned = FALSE;
+	if (!tree || hf < 0)
+		return NULL;
+	if ((a = proto_get_finfo_ptr_array(tree, hf)))
+		return a;
+	*owned = TRUE;
+	return proto_find_finfo(tree, hf);
+}
+
+static void finfos_done(GPtrArray *a, gboolean owned)
+{
+	if (a && owned)
+		g_ptr_array_free(a, TRUE);
+}
+
+/* Does the tree hold a field of hf at (ds, start)? */
+static field_info *finfo_at(proto_tree *tree, int hf, tvbuff_t *ds, gint start)
+{
+	gboolean owned;
+	GPtrArray *a = finfos(tree, hf, &owned);
+	field_info *found = NULL;
 	guint i;
 
-	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET)
-		return FRAME_NONE;
+	for (i = 0; a && i < a->len && !found; i++) {
+		field_info *fi = (field_info *)g_ptr_array_index(a, i);
+
+		if (fi->ds_tvb == ds && fi->start == start)
+			found = fi;
+	}
+	finfos_done(a, owned);
+	return found;
+}
+
+/* The UDP port in the field Wireshark added at (ds, start), or 0. */
+static guint16 udp_port_at(proto_tree *tree, int hf, tvbuff_t *ds, gint start)
+{
+	field_info *fi = start >= 0 ? finfo_at(tree, hf, ds, start) : NULL;
+
+	if (!fi || fi->length != 2 || !tvb_bytes_exist(ds, fi->start, 2))
+		return 0;
+	return tvb_get_ntohs(ds, fi->start);
+}
+
+static tvbuff_t *data_src_tvb(packet_info *pinfo, guint32 idx)
+{
+	const struct data_source *src = (const struct data_source *)g_slist_nth_data(pinfo->data_src, idx);
+
+	return src ? get_data_source_tvb(src) : NULL;
+}
+
+static gint data_src_index(packet_info *pinfo, tvbuff_t *ds)
+{
+	GSList *l;
+	gint i = 0;
+
+	for (l = pinfo->data_src; l; l = l->next, i++)
+		if (get_data_source_tvb((const struct data_source *)l->data) == ds)
+			return i;
+	return -1;
+}
+
+/* The frame's VXLAN headers from the "vxlan" items of its tree (VXLAN-GPE
+ * uses the same protocol item, with a vxlan.ver field at its start), in
+ * scope's memory; NULL when there are none. */
+static frame_rec_t *frame_rec_find(wmem_allocator_t *scope, packet_info *pinfo, proto_tree *tree)
+{
+	gboolean owned;
+	GPtrArray *all = finfos(tree, hf_vxlan, &owned);
+	frame_rec_t *rec = NULL;
+	guint i;
+
+	for (i = 0; all && i < all->len; i++) {
+		field_info *fi = (field_info *)g_ptr_array_index(all, i);
+		gint ds = fi->ds_tvb ? data_src_index(pinfo, fi->ds_tvb) : -1;
+
+		if (ds < 0 || fi->start < 0 || (guint)fi->start > tvb_captured_length(fi->ds_tvb) ||
+		    finfo_at(tree, hf_vxlan_ver, fi->ds_tvb, fi->start))
+			continue;
+		if (!rec) {
+			rec = wmem_new0(scope, frame_rec_t);
+			rec->loc = wmem_alloc_array(scope, vx_loc_t, all->len);
+			if (ds == 0) {
+				rec->ports[0] = udp_port_at(tree, hf_udp_sport, fi->ds_tvb, fi->start - 8);
+				rec->ports[1] = udp_port_at(tree, hf_udp_dport, fi->ds_tvb, fi->start - 6);
+			}
+		}
+		rec->loc[rec->n].ds = (guint32)ds;
+		rec->loc[rec->n++].off = (guint32)fi->start;
+	}
+	finfos_done(all, owned);
+	return rec;
+}
+
+/* The frame's record: found and kept on the first pass, read on the later
+ * ones (found again, not kept, when the first pass had no tree). */
+static frame_rec_t *frame_rec(packet_info *pinfo, proto_tree *tree)
+{
+	frame_rec_t *rec;
+
+	if (pinfo->fd->visited) {
+		rec = (frame_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_vxgbp, 0);
+		return rec ? rec : frame_rec_find(pinfo->pool, pinfo, tree);
+	}
+	rec = frame_rec_find(wmem_file_scope(), pinfo, tree);
+	if (rec)
+		p_add_proto_data(wmem_file_scope(), pinfo, proto_vxgbp, 0, rec);
+	return rec;
+}
+
+/* The first header in the frame's own parse: libvxgbp reads the whole
+ * frame (its link type), taking the UDP ports of the datagram that
+ * carries the header as VXLAN ports too (Decode As).  TRUE when its parse
+ * found this very header; with a parse that stopped before it, the reason
+ * (frame.truncated / frame.malformed) is added to v->findings. */
+static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t *rec,
+			    vx_view_t *v)
+{
+	struct vxgbp_parse_opts opts;
+	struct vxgbp_pkt *p;
+	guint caplen = tvb_captured_length(tvb), wirelen = tvb_reported_length(tvb);
+	int link, i;
+
+	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET || rec->loc[0].ds != 0 ||
+	    caplen == 0)
+		return FALSE;
 	link = link_from_encap(pinfo->rec->rec_header.packet_header.pkt_encap);
 	if (link < 0)
-		return FRAME_NONE;
-	ds = tvb_get_ds_tvb(tvb);
-	if (!ds || !pinfo->fd)
-		return FRAME_NONE;
-	caplen = tvb_captured_length(ds);
-	wirelen = tvb_reported_length(ds);
-	/* Only the frame itself (not a reassembled or decrypted buffer). */
-	if (caplen != pinfo->fd->cap_len || caplen == 0)
-		return FRAME_NONE;
-	bytes = tvb_get_ptr(ds, 0, caplen);
-	if (!bytes)
-		return FRAME_NONE;
-
+		return FALSE;
 	vxgbp_parse_opts_init(&opts);
 	opts.linktype = link;
-	/* Whatever port brought us here (preference, Decode As). */
-	if (pinfo->match_uint && pinfo->match_uint <= 0xffff &&
-	    pinfo->match_uint != VXGBP_PORT_IANA && pinfo->match_uint != VXGBP_PORT_LINUX)
-		vxgbp_parse_opts_add_port(&opts, (uint16_t)pinfo->match_uint);
-	for (i = 0; i < 2; i++) {
-		guint32 port = i ? pinfo->srcport : pinfo->destport;
-
-		if (port != pinfo->match_uint && port <= 0xffff)
-			(void)vxgbp_parse_opts_add_port(&opts, (uint16_t)port);
-	}
-	vxgbp_pkt_parse(p, bytes, caplen, wirelen, &opts);
+	for (i = 0; i < 2; i++)
+		if (rec->ports[i] && rec->ports[i] != VXGBP_PORT_IANA &&
+		    rec->ports[i] != VXGBP_PORT_LINUX)
+			(void)vxgbp_parse_opts_add_port(&opts, rec->ports[i]);
+	p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
+	vxgbp_pkt_parse(p, tvb_memdup(pinfo->pool, tvb, 0, caplen), caplen,
+			MAX(wirelen, caplen), &opts);
 	if ((p->have & VXGBP_HAVE_VXLAN) && p->vxlan_off >= 0 &&
-	    p->vxlan_off == tvb_raw_offset(tvb))
-		return FRAME_MATCH;
+	    (guint32)p->vxlan_off == rec->loc[0].off) {
+		v->p = p;
+		v->findings = p->findings;
+		v->outer = TRUE;
+		return TRUE;
+	}
 	if (!(p->have & VXGBP_HAVE_VXLAN) && p->err && p->err_off >= 0 &&
-	    p->err_off <= tvb_raw_offset(tvb))
-		return FRAME_OUTER_ERROR;
-	return FRAME_NONE;
+	    (guint32)p->err_off <= rec->loc[0].off)
+		v->findings |= p->findings &
+			       (VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
+	return FALSE;
+}
+
+/* libvxgbp's view of the i-th header: the bytes from there to the end of
+ * its data source (the first one in the whole frame's parse when that
+ * reaches it).  FALSE when its data source is gone. */
+static gboolean view_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t *rec, guint i,
+			   vx_view_t *v)
+{
+	tvbuff_t *ds = data_src_tvb(pinfo, rec->loc[i].ds);
+	guint off = rec->loc[i].off, caplen, wirelen;
+
+	memset(v, 0, sizeof(*v));
+	if (!ds || off > tvb_captured_length(ds))
+		return FALSE;
+	caplen = tvb_captured_length(ds) - off;
+	wirelen = tvb_reported_length(ds) > off ? tvb_reported_length(ds) - off : 0;
+	v->tvb = tvb_new_subset_remaining(ds, (gint)off);
+	if (i != 0 || !frame_parse(tvb, pinfo, rec, v)) {
+		v->p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
+		vxgbp_pkt_parse_vxlan(v->p, caplen ? tvb_memdup(pinfo->pool, ds, (gint)off, caplen)
+						   : NULL, caplen, MAX(wirelen, caplen), NULL);
+		v->findings |= v->p->findings;
+	}
+	v->have = (v->p->have & VXGBP_HAVE_VXLAN) != 0;
+	return TRUE;
 }
 
 /* ------------------------------------------------------------------------
- * Dissection.
+ * Cross-frame findings: the file's tracker is fed the outermost header of
+ * each frame on the first pass, in frame order; what it finds is kept with
+ * the frame for every later pass.
  */
+static void *track_zalloc(void *ctx _U_, size_t size)
+{
+	return g_try_malloc0(size);
+}
+
+static void track_free(void *ctx _U_, void *ptr, size_t size _U_)
+{
+	g_free(ptr);
+}
+
+struct vxgbp_track *vxgbp_plugin_track_new(unsigned what)
+{
+	struct vxgbp_track_opts o;
+	struct vxgbp_track *t = (struct vxgbp_track *)g_malloc0(vxgbp_track_size());
+
+	memset(&o, 0, sizeof(o));
+	o.what = what;
+	o.zalloc = track_zalloc;
+	o.free = track_free;
+	if (vxgbp_track_init(t, &o) < 0) {
+		g_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void vxgbp_plugin_track_free(struct vxgbp_track *t)
+{
+	if (!t)
+		return;
+	vxgbp_track_fini(t);
+	g_free(t);
+}
+
+static const struct vxgbp_track_result *xframe_of(packet_info *pinfo, frame_rec_t *rec,
+						  const vx_view_t *v)
+{
+	struct vxgbp_track_result r;
+
+	if (pinfo->fd->visited)
+		return rec->xf;
+	if (!file_track)
+		file_track = vxgbp_plugin_track_new(VXGBP_TRACK_RULES);
+	if (!file_track)
+		return NULL;
+	(void)vxgbp_track_frame(file_track, v->p, pinfo->num, &r);
+	if (r.findings || r.full)
+		rec->xf = (struct vxgbp_track_result *)wmem_memdup(wmem_file_scope(), &r, sizeof(r));
+	return rec->xf;
+}
+
+/* ------------------------------------------------------------------------
+ * The tree.
+ */
+static unsigned n_bits(guint64 f)
+{
+	unsigned n = 0;
+
+	for (; f; f &= f - 1)
+		n++;
+	return n;
+}
+
 static const char *verdict_str(wmem_allocator_t *pool, const struct vxgbp_hdr *h,
 			       unsigned dev_flags)
 {
@@ -387,205 +503,298 @@ static const char *verdict_str(wmem_allocator_t *pool, const struct vxgbp_hdr *h
 	return wmem_strdup_printf(pool, "drop (%s)", vxgbp_drop_name(v.why));
 }
 
-static void fill_endpoint(char *out, size_t outlen, const struct vxgbp_layers *ls,
-			  int src)
+static void add_flags(proto_tree *vt, tvbuff_t *tvb, const struct vxgbp_hdr *h)
 {
-	const struct vxgbp_l3 *l3 = &ls->l3;
-	const struct vxgbp_l2 *l2 = &ls->l2;
-	const uint8_t *a = src ? l3->src : l3->dst;
-	char buf[64];
+	const flag_variant_t *var = variant_for(vxgbp_flags_defined(h->flags, FLAGSET));
+	char txt[VXGBP_FLAGS_STRLEN];
+	proto_item *it;
 
-	out[0] = '\0';
-	if ((l3->version == 4 || l3->version == 6) && a) {
-		if (vxgbp_addr_format(buf, sizeof(buf), a, l3->version == 4 ? 4 : 16) > 0)
-			g_snprintf(out, (gulong)outlen, "%s", buf);
-		return;
-	}
-	a = src ? l2->src : l2->dst;
-	if (l2->off >= 0 && a && vxgbp_mac_format(buf, sizeof(buf), a) > 0)
-		g_snprintf(out, (gulong)outlen, "%s", buf);
+	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
+		txt[0] = '\0';
+	if (var)
+		it = proto_tree_add_bitmask_with_flags(vt, tvb, 0, hf_flags, ett_flags, var->fields,
+						       ENC_BIG_ENDIAN, BMT_NO_APPEND);
+	else
+		it = proto_tree_add_item(vt, hf_flags, tvb, 0, 2, ENC_BIG_ENDIAN);
+	proto_item_append_text(it, " (%s)", txt[0] ? txt : "none");
 }
 
-static unsigned n_findings(guint64 f)
+/* Flags, group, VNI, reserved byte: the 8 bytes, where they are. */
+static void add_header(proto_tree *vt, proto_item *ti, packet_info *pinfo, const vx_view_t *v)
 {
-	unsigned n = 0;
+	const struct vxgbp_hdr *h = &v->p->vx;
+	const char *name = vxgbp_hdr_has_gbp(h) ? vxgbp_plugin_group_name(h->group) : NULL;
+	char txt[VXGBP_FLAGS_STRLEN];
+	proto_item *it;
 
-	for (; f; f &= f - 1)
-		n++;
-	return n;
-}
-
-static int dissect_vxgbp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			 void *data _U_)
-{
-	guint8 raw[VXGBP_HDR_LEN];
-	struct vxgbp_hdr h;
-	struct vxgbp_pkt *pkt;
-	proto_item *ti, *it;
-	proto_tree *vt, *ft, *lt;
-	vxgbp_tap_info_t *tap;
-	const char *name = NULL;
-	guint64 findings;
-	enum frame_match fm;
-	gboolean have_frame;
-	guint caplen = tvb_captured_length(tvb);
-	unsigned r;
-
-	col_set_str(pinfo->cinfo, COL_PROTOCOL, "VXLAN-GBP");
-	col_clear(pinfo->cinfo, COL_INFO);
-
-	ti = proto_tree_add_item(tree, proto_vxgbp, tvb, 0, MIN(caplen, VXGBP_HDR_LEN), ENC_NA);
-	vt = proto_item_add_subtree(ti, ett_vxgbp);
-
-	if (caplen < VXGBP_HDR_LEN ||
-	    vxgbp_hdr_decode(&h, tvb_memcpy(tvb, raw, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN) != VXGBP_HDR_LEN) {
-		/* Cut short by the capture (truncated) or on the wire too
-		 * (malformed), as libvxgbp's frame parser tells them apart. */
-		unsigned rule = tvb_reported_length(tvb) < VXGBP_HDR_LEN ? VXGBP_R_MALFORMED
-									: VXGBP_R_TRUNCATED;
-		const struct vxgbp_rule_info *ri = vxgbp_rule_get(rule);
-
-		col_set_str(pinfo->cinfo, COL_INFO, "VXLAN-GBP (header cut short)");
-		it = proto_tree_add_string(vt, hf_finding, tvb, 0, caplen, ri ? ri->id : "");
-		proto_item_set_generated(it);
-		expert_add_info(pinfo, it, &ei_rule[rule]);
-		return caplen;
-	}
-
-	/* Everything below comes from libvxgbp. */
-	findings = vxgbp_hdr_check(&h);
-	pkt = wmem_new0(pinfo->pool, struct vxgbp_pkt);
-	fm = frame_parse(tvb, pinfo, pkt);
-	have_frame = fm == FRAME_MATCH;
-	if (fm == FRAME_MATCH)
-		findings |= pkt->findings; /* frame and label (CIPSO/CALIPSO) rules */
-	else if (fm == FRAME_OUTER_ERROR)
-		findings |= pkt->findings & (VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
-
-	if (vxgbp_hdr_has_gbp(&h))
-		name = vxgbp_plugin_group_name(h.group);
-
-	/* Info column: "VXLAN-GBP VNI=100 Group=0x0200 (web) [D] [A]" */
-	col_add_fstr(pinfo->cinfo, COL_INFO, "VXLAN-GBP VNI=%u", h.vni);
-	if (vxgbp_hdr_has_gbp(&h)) {
-		col_append_fstr(pinfo->cinfo, COL_INFO, " Group=0x%04x", h.group);
-		if (name)
-			col_append_fstr(pinfo->cinfo, COL_INFO, " (%s)", name);
-		if (h.flags & VXGBP_F_D)
-			col_append_str(pinfo->cinfo, COL_INFO, " [D]");
-		if (h.flags & VXGBP_F_A)
-			col_append_str(pinfo->cinfo, COL_INFO, " [A]");
-	} else {
-		col_append_str(pinfo->cinfo, COL_INFO, " (no GBP)");
-	}
-	if (findings)
-		col_append_fstr(pinfo->cinfo, COL_INFO, " [%u finding%s]", n_findings(findings),
-				n_findings(findings) == 1 ? "" : "s");
-	col_append_str(pinfo->cinfo, COL_INFO, " | ");
-	col_set_fence(pinfo->cinfo, COL_INFO);
-
-	proto_item_append_text(ti, ", VNI: %u", h.vni);
-	if (vxgbp_hdr_has_gbp(&h)) {
-		proto_item_append_text(ti, ", Group: 0x%04x", h.group);
-		if (name)
-			proto_item_append_text(ti, " (%s)", name);
-	}
-
-	/* The 8 header bytes.  The field values are libvxgbp's decode (the
-	 * same numbers the bytes hold; vxgbp_hdr_encode(decode(b)) == b). */
-	it = proto_tree_add_uint(vt, hf_flags, tvb, 0, 2, h.flags);
-	ft = proto_item_add_subtree(it, ett_flags);
-	proto_tree_add_boolean(ft, hf_flag_g, tvb, 0, 2, h.flags);
-	proto_tree_add_boolean(ft, hf_flag_i, tvb, 0, 2, h.flags);
-	proto_tree_add_boolean(ft, hf_flag_d, tvb, 0, 2, h.flags);
-	proto_tree_add_boolean(ft, hf_flag_a, tvb, 0, 2, h.flags);
-	proto_tree_add_uint(ft, hf_flag_rsvd, tvb, 0, 2, h.flags);
-	{
-		const char *sep = "";
-		proto_item_append_text(it, " (");
-		if (h.flags & VXGBP_F_G) {
-			proto_item_append_text(it, "%sG", sep);
-			sep = ", ";
-		}
-		if (h.flags & VXGBP_F_I) {
-			proto_item_append_text(it, "%sI", sep);
-			sep = ", ";
-		}
-		if (h.flags & VXGBP_F_D) {
-			proto_item_append_text(it, "%sD", sep);
-			sep = ", ";
-		}
-		if (h.flags & VXGBP_F_A) {
-			proto_item_append_text(it, "%sA", sep);
-			sep = ", ";
-		}
-		if (h.flags & VXGBP_F_RSVD_GBP)
-			proto_item_append_text(it, "%sreserved 0x%04x", sep,
-					       h.flags & VXGBP_F_RSVD_GBP);
-		proto_item_append_text(it, ")");
-	}
-
-	if (vxgbp_hdr_has_gbp(&h)) {
-		it = proto_tree_add_uint(vt, hf_group, tvb, 2, 2, h.group);
+	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
+		txt[0] = '\0';
+	proto_item_append_text(ti, ", VNI: %u", h->vni);
+	if (vxgbp_hdr_has_gbp(h))
+		proto_item_append_text(ti, ", Group: 0x%04x%s%s%s", h->group, name ? " (" : "",
+				       name ? name : "", name ? ")" : "");
+	proto_item_append_text(ti, ", Flags: %s", txt[0] ? txt : "none");
+	add_flags(vt, v->tvb, h);
+	if (vxgbp_hdr_has_gbp(h)) {
+		it = proto_tree_add_item(vt, hf_group, v->tvb, 2, 2, ENC_BIG_ENDIAN);
 		if (name)
 			proto_item_append_text(it, " (%s)", name);
 	} else {
-		proto_tree_add_uint(vt, hf_group_rsvd, tvb, 2, 2, h.group);
+		proto_tree_add_item(vt, hf_group_rsvd, v->tvb, 2, 2, ENC_BIG_ENDIAN);
 	}
-	proto_tree_add_uint(vt, hf_vni, tvb, 4, 3, h.vni);
-	proto_tree_add_uint(vt, hf_rsvd, tvb, 7, 1, h.rsvd);
+	proto_tree_add_item(vt, hf_vni, v->tvb, 4, 3, ENC_BIG_ENDIAN);
+	proto_tree_add_item(vt, hf_rsvd, v->tvb, 7, 1, ENC_BIG_ENDIAN);
 	if (name) {
-		it = proto_tree_add_string(vt, hf_group_name, tvb, 2, 2, name);
+		it = proto_tree_add_string(vt, hf_group_name, v->tvb, 2, 2, name);
 		proto_item_set_generated(it);
 	}
+	(void)pinfo;
+}
 
-	/* What a Linux VTEP would make of it. */
-	lt = proto_tree_add_subtree(vt, tvb, 0, VXGBP_HDR_LEN, ett_linux, &it,
+/* What a Linux VTEP would make of it. */
+static void add_linux(proto_tree *vt, packet_info *pinfo, const vx_view_t *v)
+{
+	const struct vxgbp_hdr *h = &v->p->vx;
+	proto_tree *lt;
+	proto_item *it;
+
+	lt = proto_tree_add_subtree(vt, v->tvb, 0, VXGBP_HDR_LEN, ett_linux, &it,
 				    "Linux receive (vxlan_rcv)");
 	proto_item_set_generated(it);
-	it = proto_tree_add_uint(lt, hf_mark, tvb, 0, VXGBP_HDR_LEN, vxgbp_mark_from_hdr(&h));
+	it = proto_tree_add_uint(lt, hf_mark, v->tvb, 0, VXGBP_HDR_LEN, vxgbp_mark_from_hdr(h));
 	proto_item_set_generated(it);
-	it = proto_tree_add_string(lt, hf_verdict_gbp, tvb, 0, VXGBP_HDR_LEN,
-				   verdict_str(pinfo->pool, &h, VXGBP_DEV_GBP));
+	it = proto_tree_add_string(lt, hf_verdict_gbp, v->tvb, 0, VXGBP_HDR_LEN,
+				   verdict_str(pinfo->pool, h, VXGBP_DEV_GBP));
 	proto_item_set_generated(it);
-	it = proto_tree_add_string(lt, hf_verdict_nogbp, tvb, 0, VXGBP_HDR_LEN,
-				   verdict_str(pinfo->pool, &h, 0));
+	it = proto_tree_add_string(lt, hf_verdict_nogbp, v->tvb, 0, VXGBP_HDR_LEN,
+				   verdict_str(pinfo->pool, h, 0));
 	proto_item_set_generated(it);
+}
 
-	/* Findings: one string item each, with its expert info. */
-	if (findings) {
-		proto_tree *fdt = proto_tree_add_subtree_format(vt, tvb, 0, VXGBP_HDR_LEN,
-								ett_findings, &it, "Findings: %u",
-								n_findings(findings));
-		proto_item_set_generated(it);
-		for (r = 0; r < VXGBP_R__COUNT; r++) {
-			const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+/* The earlier frame of a cross-frame hit, with what it carried. */
+static void add_xframe_hit(proto_tree *xt, const vx_view_t *v, const struct vxgbp_track_hit *hit)
+{
+	char txt[VXGBP_FLAGS_STRLEN];
+	proto_tree *ht;
+	proto_item *pi;
 
-			if (!(findings & VXGBP_RB(r)) || !ri)
-				continue;
-			it = proto_tree_add_string(fdt, hf_finding, tvb, 0, VXGBP_HDR_LEN, ri->id);
+	pi = proto_tree_add_uint(xt, hf_xframe_prev, v->tvb, 0, 0, (guint32)hit->prev_frame);
+	proto_item_set_generated(pi);
+	ht = proto_item_add_subtree(pi, ett_xframe_hit);
+	pi = proto_tree_add_uint(ht, hf_xframe_group, v->tvb, 0, 0, hit->prev_group);
+	proto_item_set_generated(pi);
+	if (vxgbp_flags_format(txt, sizeof(txt), hit->prev_flags, FLAGSET) < 0)
+		txt[0] = '\0';
+	pi = proto_tree_add_uint_format_value(ht, hf_xframe_flags, v->tvb, 0, 0, hit->prev_flags,
+					      "0x%04x (%s)", hit->prev_flags, txt[0] ? txt : "none");
+	proto_item_set_generated(pi);
+}
+
+/* One cross-frame finding: the rule, and every earlier frame it
+ * contradicts (the tracker may match it on more than one key). */
+static void add_xframe_rule(proto_tree *ft, packet_info *pinfo, const vx_view_t *v,
+			    const struct vxgbp_track_result *r, unsigned rule)
+{
+	const struct vxgbp_rule_info *ri = vxgbp_rule_get(rule);
+	proto_tree *xt;
+	proto_item *it;
+	unsigned i, j;
+
+	it = proto_tree_add_string(ft, hf_finding, v->tvb, 0, 0, ri->id);
+	proto_item_set_generated(it);
+	xt = proto_item_add_subtree(it, ett_xframe);
+	for (i = 0; i < r->n_hits && i < VXGBP_TRACK_MAX_HITS; i++) {
+		const struct vxgbp_track_hit *hit = &r->hit[i];
+
+		if (hit->rule != rule || hit->prev_frame > G_MAXUINT32)
+			continue;
+		for (j = 0; j < i; j++)
+			if (r->hit[j].rule == rule && r->hit[j].prev_frame == hit->prev_frame)
+				break;
+		if (j == i)
+			add_xframe_hit(xt, v, hit);
+	}
+	expert_add_info(pinfo, it, &ei_rule[rule]);
+}
+
+/* Findings: one string item each, with its expert info. */
+static void add_findings(proto_tree *vt, packet_info *pinfo, const vx_view_t *v,
+			 const struct vxgbp_track_result *x)
+{
+	guint64 xf = x ? x->findings : 0;
+	proto_tree *ft;
+	proto_item *it;
+	unsigned r;
+
+	if (!v->findings && !xf && !(x && x->full))
+		return;
+	ft = proto_tree_add_subtree_format(vt, v->tvb, 0, 0, ett_findings, &it, "Findings: %u",
+					   n_bits(v->findings | xf));
+	proto_item_set_generated(it);
+	for (r = 0; r < VXGBP_R__COUNT; r++) {
+		const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+
+		if (!ri)
+			continue;
+		if (xf & VXGBP_RB(r)) {
+			add_xframe_rule(ft, pinfo, v, x, r);
+		} else if (v->findings & VXGBP_RB(r)) {
+			it = proto_tree_add_string(ft, hf_finding, v->tvb, 0, 0, ri->id);
 			proto_item_set_generated(it);
 			expert_add_info(pinfo, it, &ei_rule[r]);
 		}
 	}
-
-	/* Tap. */
-	tap = wmem_new0(pinfo->pool, vxgbp_tap_info_t);
-	tap->vni = h.vni;
-	tap->has_gbp = vxgbp_hdr_has_gbp(&h);
-	tap->group = h.group;
-	tap->bytes = pinfo->fd ? pinfo->fd->pkt_len : tvb_reported_length(tvb);
-	tap->findings = findings;
-	if (have_frame) {
-		fill_endpoint(tap->src, sizeof(tap->src), &pkt->inner, 1);
-		fill_endpoint(tap->dst, sizeof(tap->dst), &pkt->inner, 0);
+	if (x && x->full) {
+		it = proto_tree_add_subtree(ft, v->tvb, 0, 0, ett_xframe, NULL,
+					    "Cross-frame tables full: some of this frame's keys not tracked");
+		proto_item_set_generated(it);
 	}
-	tap_queue_packet(vxgbp_tap, pinfo, tap);
+}
 
-	/* The inner frame: Ethernet without FCS (RFC 7348 sec. 5). */
-	if (tvb_reported_length_remaining(tvb, VXGBP_HDR_LEN) > 0)
-		call_dissector(eth_handle, tvb_new_subset_remaining(tvb, VXGBP_HDR_LEN), pinfo, tree);
+static void add_view(proto_tree *tree, packet_info *pinfo, const vx_view_t *v,
+		     const struct vxgbp_track_result *x)
+{
+	guint caplen = tvb_captured_length(v->tvb);
+	proto_item *ti, *it;
+	proto_tree *vt;
+
+	ti = proto_tree_add_item(tree, proto_vxgbp, v->tvb, 0, MIN(caplen, VXGBP_HDR_LEN), ENC_NA);
+	vt = proto_item_add_subtree(ti, ett_vxgbp);
+	if (v->have) {
+		add_header(vt, ti, pinfo, v);
+	} else {
+		proto_item_append_text(ti, ", header cut short");
+	}
+	it = proto_tree_add_boolean(vt, hf_outer, v->tvb, 0, 0, v->outer);
+	proto_item_set_generated(it);
+	if (v->have)
+		add_linux(vt, pinfo, v);
+	add_findings(vt, pinfo, v, x);
+	if (v->findings || (x && x->findings))
+		proto_item_append_text(ti, ", Findings: %u", n_bits(v->findings | (x ? x->findings : 0)));
+}
+
+/* ------------------------------------------------------------------------
+ * The Info column: what gbpdump prints for the header ("VXLAN-GBP vni 100
+ * flags [G,I] group 512 (0x0200) web", MUST-level findings as [!rule]),
+ * one per header, outermost first, then ": " and what Wireshark's
+ * dissectors wrote (the inner frame's Info).
+ */
+static void info_append(wmem_strbuf_t *s, const vx_view_t *v, guint64 findings)
+{
+	const struct vxgbp_hdr *h = &v->p->vx;
+	char txt[VXGBP_FLAGS_STRLEN];
+	const char *name;
+	unsigned r;
+
+	if (wmem_strbuf_get_len(s))
+		wmem_strbuf_append(s, ": ");
+	if (!v->have) {
+		wmem_strbuf_append(s, "VXLAN [|vxlan]");
+	} else {
+		if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
+			txt[0] = '\0';
+		wmem_strbuf_append_printf(s, "%s vni %u flags [%s]",
+					  vxgbp_hdr_has_gbp(h) ? "VXLAN-GBP" : "VXLAN", h->vni, txt);
+		if (vxgbp_hdr_has_gbp(h)) {
+			name = vxgbp_plugin_group_name(h->group);
+			wmem_strbuf_append_printf(s, " group %u (0x%04x)%s%s", h->group, h->group,
+						  name ? " " : "", name ? name : "");
+		}
+		if (h->rsvd)
+			wmem_strbuf_append_printf(s, " rsvd 0x%02x", h->rsvd);
+	}
+	for (r = 0; r < VXGBP_R__COUNT; r++) {
+		const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+
+		if ((findings & VXGBP_RB(r)) && ri && ri->level == VXGBP_LEVEL_MUST)
+			wmem_strbuf_append_printf(s, " [!%s]", ri->id);
+	}
+}
+
+static void info_prepend(packet_info *pinfo, wmem_strbuf_t *s)
+{
+	const char *cur = col_get_text(pinfo->cinfo, COL_INFO);
+
+	if (!wmem_strbuf_get_len(s))
+		return;
+	if (cur && *cur)
+		col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s: ", wmem_strbuf_get_str(s));
+	else
+		col_add_str(pinfo->cinfo, COL_INFO, wmem_strbuf_get_str(s));
+}
+
+/* ------------------------------------------------------------------------
+ * The postdissector.
+ */
+static void tap_frame(packet_info *pinfo, const vx_view_t *v, guint64 findings)
+{
+	vxgbp_tap_info_t *tap = wmem_new0(pinfo->pool, vxgbp_tap_info_t);
+
+	tap->pkt = v->p;
+	tap->frame_len = pinfo->fd->pkt_len;
+	tap->findings = findings;
+	tap_queue_packet(vxgbp_tap, pinfo, tap);
+}
+
+static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			      void *data _U_)
+{
+	wmem_strbuf_t *info;
+	frame_rec_t *rec;
+	guint i;
+
+	if (hf_vxlan < 0 || !pinfo->fd || !(rec = frame_rec(pinfo, tree)))
+		return 0;
+	info = wmem_strbuf_new(pinfo->pool, "");
+	for (i = 0; i < rec->n; i++) {
+		const struct vxgbp_track_result *x = NULL;
+		guint64 all;
+		vx_view_t v;
+
+		if (!view_parse(tvb, pinfo, rec, i, &v))
+			continue;
+		if (i == 0)
+			x = xframe_of(pinfo, rec, &v);
+		all = v.findings | (x ? x->findings : 0);
+		if (i == 0)
+			tap_frame(pinfo, &v, all);
+		/* without a tree too: the expert infos are tapped */
+		add_view(tree, pinfo, &v, x);
+		info_append(info, &v, all);
+	}
+	info_prepend(pinfo, info);
 	return tvb_captured_length(tvb);
+}
+
+/* Per capture file: the tracker starts empty; the postdissector asks for
+ * the vxlan items only while the protocol is enabled (a disabled vxgbp
+ * leaves Wireshark exactly as without the plugin). */
+static void vxgbp_init(void)
+{
+	GArray *want;
+
+	vxgbp_plugin_track_free(file_track);
+	file_track = NULL;
+	if (!proto_is_protocol_enabled(find_protocol_by_id(proto_vxgbp)) || hf_vxlan < 0) {
+		set_postdissector_wanted_hfids(post_handle, NULL);
+		return;
+	}
+	want = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+	g_array_append_val(want, hf_vxlan);
+	if (hf_vxlan_ver >= 0)
+		g_array_append_val(want, hf_vxlan_ver);
+	if (hf_udp_sport >= 0)
+		g_array_append_val(want, hf_udp_sport);
+	if (hf_udp_dport >= 0)
+		g_array_append_val(want, hf_udp_dport);
+	set_postdissector_wanted_hfids(post_handle, want);
+}
+
+static void vxgbp_cleanup(void)
+{
+	vxgbp_plugin_track_free(file_track);
+	file_track = NULL;
 }
 
 /* ------------------------------------------------------------------------
@@ -606,17 +815,8 @@ static expert_field_info ei_template(unsigned rule)
 		g_string_append_c(abbrev, *c == '-' ? '_' : *c);
 	e.name = g_string_free(abbrev, FALSE);
 	e.summary = g_strdup_printf("%s [%s]", ri->text, ri->id);
-	switch (ri->level) {
-	case VXGBP_LEVEL_MUST:
-		e.severity = PI_WARN;
-		break;
-	case VXGBP_LEVEL_SHOULD:
-		e.severity = PI_NOTE;
-		break;
-	default:
-		e.severity = PI_CHAT;
-		break;
-	}
+	e.severity = ri->level == VXGBP_LEVEL_MUST ? PI_WARN
+		   : ri->level == VXGBP_LEVEL_SHOULD ? PI_NOTE : PI_CHAT;
 	switch (rule) {
 	case VXGBP_R_MALFORMED:
 	case VXGBP_R_CIPSO_LEN:
@@ -633,11 +833,11 @@ static expert_field_info ei_template(unsigned rule)
 	case VXGBP_R_CALIPSO_CSUM:
 		e.group = PI_CHECKSUM;
 		break;
-	case VXGBP_R_I_CLEAR:
-	case VXGBP_R_RSVD_FLAGS:
-	case VXGBP_R_RSVD_BYTE:
-		/* A Linux VTEP drops these: worth more than a warning? No -
-		 * keep them warnings; the verdict field says "drop". */
+	case VXGBP_R_POLICY_REAPPLIED:
+	case VXGBP_R_A_CLEARED:
+	case VXGBP_R_GROUP_CONFLICT:
+	case VXGBP_R_FLOW_GROUP_CHANGE:
+		e.group = PI_SEQUENCE;
 		break;
 	default:
 		break;
@@ -645,65 +845,14 @@ static expert_field_info ei_template(unsigned rule)
 	return e;
 }
 
-static void proto_register_vxgbp(void)
+static void expert_register(void)
 {
-	static hf_register_info hf[] = {
-		{ &hf_flags, { "Flags", "vxgbp.flags", FT_UINT16, BASE_HEX, NULL, 0x0,
-			       "First 16 bits of the header", HFILL } },
-		{ &hf_flag_g, { "Group Policy extension (G)", "vxgbp.flags.g", FT_BOOLEAN, 16,
-				TFS(&tfs_set_notset), VXGBP_F_G, NULL, HFILL } },
-		{ &hf_flag_i, { "VNI valid (I)", "vxgbp.flags.i", FT_BOOLEAN, 16,
-				TFS(&tfs_set_notset), VXGBP_F_I, NULL, HFILL } },
-		{ &hf_flag_d, { "Don't Learn (D)", "vxgbp.flags.d", FT_BOOLEAN, 16,
-				TFS(&tfs_set_notset), VXGBP_F_D, NULL, HFILL } },
-		{ &hf_flag_a, { "Policy Applied (A)", "vxgbp.flags.a", FT_BOOLEAN, 16,
-				TFS(&tfs_set_notset), VXGBP_F_A, NULL, HFILL } },
-		{ &hf_flag_rsvd, { "Reserved flags", "vxgbp.flags.reserved", FT_UINT16, BASE_HEX,
-				   NULL, VXGBP_F_RSVD_GBP, "Flag bits reserved even with the GBP extension",
-				   HFILL } },
-		{ &hf_group, { "Group Policy ID", "vxgbp.group", FT_UINT16, BASE_HEX_DEC, NULL, 0x0,
-			       NULL, HFILL } },
-		{ &hf_group_rsvd, { "Reserved (no G flag)", "vxgbp.group_reserved", FT_UINT16, BASE_HEX,
-				    NULL, 0x0, "Bytes 2-3 when the G flag is clear", HFILL } },
-		{ &hf_vni, { "VNI", "vxgbp.vni", FT_UINT24, BASE_DEC, NULL, 0x0,
-			     "VXLAN Network Identifier", HFILL } },
-		{ &hf_rsvd, { "Reserved", "vxgbp.reserved", FT_UINT8, BASE_HEX, NULL, 0x0,
-			      "Byte 7", HFILL } },
-		{ &hf_group_name, { "Group name", "vxgbp.group_name", FT_STRING, BASE_NONE, NULL, 0x0,
-				    "From the vxgbp_groups table", HFILL } },
-		{ &hf_mark, { "skb->mark on a gbp device", "vxgbp.mark", FT_UINT32, BASE_HEX, NULL, 0x0,
-			      "The mark a Linux VXLAN device with gbp sets (0 when G is clear)", HFILL } },
-		{ &hf_verdict_gbp, { "Verdict of a gbp device", "vxgbp.verdict.gbp", FT_STRING,
-				     BASE_NONE, NULL, 0x0, "Linux vxlan_rcv() on a device with gbp", HFILL } },
-		{ &hf_verdict_nogbp, { "Verdict of a non-gbp device", "vxgbp.verdict.nogbp", FT_STRING,
-				       BASE_NONE, NULL, 0x0, "Linux vxlan_rcv() on a device without gbp",
-				       HFILL } },
-		{ &hf_finding, { "Finding", "vxgbp.finding", FT_STRING, BASE_NONE, NULL, 0x0,
-				 "Rule id (as in gbpdump --check)", HFILL } },
-	};
-	static gint *ett[] = { &ett_vxgbp, &ett_flags, &ett_linux, &ett_findings };
-	static uat_field_t group_fields[] = {
-		{ "id", "Group ID", PT_TXTMOD_STRING,
-		  { group_id_chk, group_id_set, group_id_tostr }, { 0, 0, 0 }, 0,
-		  "Group Policy ID, 0-65535 (decimal or 0x hex)", FLDFILL },
-		{ "name", "Name", PT_TXTMOD_STRING,
-		  { group_name_chk, group_name_set, group_name_tostr }, { 0, 0, 0 }, 0,
-		  "Group name (one word, at most 31 characters)", FLDFILL },
-		UAT_END_FIELDS
-	};
-	ei_register_info *ei;
+	ei_register_info *ei = g_new0(ei_register_info, VXGBP_R__COUNT);
 	expert_module_t *expert;
-	module_t *module;
-	uat_t *uat;
 	unsigned r;
 
-	proto_vxgbp = proto_register_protocol("VXLAN Group Policy (libvxgbp)", "VXLAN-GBP", "vxgbp");
-	proto_register_field_array(proto_vxgbp, hf, array_length(hf));
-	proto_register_subtree_array(ett, array_length(ett));
-
-	/* Expert infos: one per rule, built from libvxgbp's rule table.
-	 * Registered once per process; the strings live as long as it. */
-	ei = g_new0(ei_register_info, VXGBP_R__COUNT);
+	/* One per rule, from libvxgbp's rule table; the strings live as long
+	 * as the process. */
 	for (r = 0; r < VXGBP_R__COUNT; r++) {
 		ei_rule[r].ei = EI_INIT_EI;
 		ei_rule[r].hf = EI_INIT_HF;
@@ -712,32 +861,78 @@ static void proto_register_vxgbp(void)
 	}
 	expert = expert_register_protocol(proto_vxgbp);
 	expert_register_field_array(expert, ei, VXGBP_R__COUNT);
+}
 
-	vxgbp_handle = register_dissector("vxgbp", dissect_vxgbp, proto_vxgbp);
+static void prefs_apply_cb(void)
+{
+	vxgbp_groups_apply();
+}
+
+static void proto_register_vxgbp(void)
+{
+	static hf_register_info hf[] = {
+		{ &hf_flags, { "Flags", "vxgbp.flags", FT_UINT16, BASE_HEX, NULL, 0x0,
+			       "Bytes 0-1 of the header", HFILL } },
+		{ &hf_group, { "Group Policy ID", "vxgbp.group", FT_UINT16, BASE_HEX_DEC, NULL, 0x0,
+			       NULL, HFILL } },
+		{ &hf_group_rsvd, { "Reserved (no Group Policy ID)", "vxgbp.group_reserved", FT_UINT16,
+				    BASE_HEX, NULL, 0x0, "Bytes 2-3 when the header has no Group Policy ID",
+				    HFILL } },
+		{ &hf_vni, { "VNI", "vxgbp.vni", FT_UINT24, BASE_DEC, NULL, 0x0,
+			     "VXLAN Network Identifier", HFILL } },
+		{ &hf_rsvd, { "Reserved", "vxgbp.reserved", FT_UINT8, BASE_HEX, NULL, 0x0,
+			      "Byte 7", HFILL } },
+		{ &hf_group_name, { "Group name", "vxgbp.group_name", FT_STRING, BASE_NONE, NULL, 0x0,
+				    "From the vxgbp_groups table or the group names file", HFILL } },
+		{ &hf_outer, { "Outer headers judged", "vxgbp.outer", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+			       "The whole frame was parsed up to this header, so the rules on the outer "
+			       "IP/UDP headers were judged", HFILL } },
+		{ &hf_mark, { "skb->mark on a gbp device", "vxgbp.mark", FT_UINT32, BASE_HEX, NULL, 0x0,
+			      "The mark a Linux VXLAN device with gbp sets (0 without a Group Policy ID)",
+			      HFILL } },
+		{ &hf_verdict_gbp, { "Verdict of a gbp device", "vxgbp.verdict.gbp", FT_STRING,
+				     BASE_NONE, NULL, 0x0, "Linux vxlan_rcv() on a device with gbp", HFILL } },
+		{ &hf_verdict_nogbp, { "Verdict of a non-gbp device", "vxgbp.verdict.nogbp", FT_STRING,
+				       BASE_NONE, NULL, 0x0, "Linux vxlan_rcv() on a device without gbp",
+				       HFILL } },
+		{ &hf_finding, { "Finding", "vxgbp.finding", FT_STRING, BASE_NONE, NULL, 0x0,
+				 "Rule id (as in gbpdump --check)", HFILL } },
+		{ &hf_xframe_prev, { "Earlier frame", "vxgbp.xframe.prev", FT_FRAMENUM, BASE_NONE,
+				     FRAMENUM_TYPE(FT_FRAMENUM_NONE), 0x0,
+				     "The earlier frame this cross-frame finding contradicts", HFILL } },
+		{ &hf_xframe_group, { "Its Group Policy ID", "vxgbp.xframe.prev_group", FT_UINT16,
+				      BASE_HEX_DEC, NULL, 0x0, NULL, HFILL } },
+		{ &hf_xframe_flags, { "Its flags", "vxgbp.xframe.prev_flags", FT_UINT16, BASE_HEX,
+				      NULL, 0x0, NULL, HFILL } },
+	};
+	static gint *ett[] = { &ett_vxgbp, &ett_flags, &ett_linux, &ett_findings, &ett_xframe,
+				&ett_xframe_hit };
+	module_t *module;
+
+	proto_vxgbp = proto_register_protocol("VXLAN Group Policy (libvxgbp)", "VXLAN-GBP", "vxgbp");
+	proto_register_field_array(proto_vxgbp, hf, array_length(hf));
+	flag_fields_register();
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_register();
+
+	post_handle = create_dissector_handle(dissect_vxgbp_post, proto_vxgbp);
+	register_postdissector(post_handle);
+	register_init_routine(vxgbp_init);
+	register_cleanup_routine(vxgbp_cleanup);
+
 	module = prefs_register_protocol(proto_vxgbp, prefs_apply_cb);
-
-	vxgbp_groups_init(&group_table, NULL, 0);
-	uat = uat_new("VXLAN-GBP group names", sizeof(vxgbp_group_rec_t), "vxgbp_groups", TRUE,
-		      &group_recs, &n_group_recs, UAT_AFFECTS_DISSECTION,
-		      NULL, group_copy_cb, group_update_cb, group_free_cb,
-		      group_post_update_cb, group_reset_cb, group_fields);
-	prefs_register_uat_preference(module, "groups", "Group names",
-				      "Names for Group Policy IDs (ID, name); shown in the tree and the Info column",
-				      uat);
-
-	prefs_register_filename_preference(module, "groups_file", "Group names file",
-					   "A file of \"<id> <name>\" lines, as gbpdump --groups reads "
-					   "(e.g. \"0x200 web\"); the table above wins for an ID in both",
-					   &pref_groups_file, FALSE);
-
+	/* vxgbp took UDP 4789/8472 up to 1.0; Wireshark's vxlan has them now. */
+	prefs_register_obsolete_preference(module, "udp.port");
+	vxgbp_groups_register(module);
 	vxgbp_tap = register_tap("vxgbp");
 }
 
 static void proto_reg_handoff_vxgbp(void)
 {
-	eth_handle = find_dissector_add_dependency("eth_withoutfcs", proto_vxgbp);
-	/* Adds the range preference vxgbp.udp.port ("UDP port(s)"). */
-	dissector_add_uint_range_with_preference("udp.port", VXGBP_DEFAULT_PORTS, vxgbp_handle);
+	hf_vxlan = proto_get_id_by_filter_name("vxlan");
+	hf_vxlan_ver = proto_registrar_get_id_byname("vxlan.ver");
+	hf_udp_sport = proto_registrar_get_id_byname("udp.srcport");
+	hf_udp_dport = proto_registrar_get_id_byname("udp.dstport");
 }
 
 void plugin_register(void)

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * vxgbp-stats.c - statistics of the VXLAN-GBP Wireshark plugin, fed by the
- * "vxgbp" tap (one vxgbp_tap_info_t per VXLAN header dissected).
+ * "vxgbp" tap: one vxgbp_tap_info_t per frame (its outermost VXLAN header),
+ * so a frame counts once however many VXLAN headers it carries.
+ *
+ * Every listener owns a libvxgbp tracker (VXGBP_TRACK_MATRIX) fed from the
+ * tap; the counts per group and per VNI and the group-to-group matrix are
+ * the tracker's.  A destination's group is the group that destination
+ * endpoint (inner IP address, else ARP address, else MAC) itself last sent
+ * with, among the frames the listener saw.
  *
  *   tshark -z vxgbp,groups[,<display filter>]
- *       text report: packets and bytes per group, per VNI, and the
- *       group-to-group matrix.  The destination's group is the group last
- *       seen in frames that the destination endpoint (inner IP address, else
- *       inner MAC) itself sent, over the whole capture.
+ *       text report: frames and bytes per group, per VNI, and the matrix.
  *   Statistics > VXLAN-GBP Groups (GUI), tshark -z vxgbp,tree
- *       the same counts of packets as a stats tree; there the destination's
- *       group is what was learned up to that frame.
+ *       the same frame counts as a stats tree.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,88 +24,60 @@
 #include <epan/tap.h>
 #include <epan/stat_tap_ui.h>
 #include <epan/stats_tree.h>
+#include <wsutil/report_message.h>
+
+#include <vxgbp/vxgbp.h>
 
 #include "vxgbp-plugin.h"
 
-#define NO_GBP (-1)           /* group key of frames without the G flag */
-#define DST_UNKNOWN 0x10000u  /* destination group not learned */
+#define NODE_GROUPS "Packets by group"
+#define NODE_VNIS "Packets by VNI"
+#define NODE_PAIRS "Source group -> destination group"
 
+/* One listener's tracker, fed in frame order. */
 typedef struct {
-	guint64 pkts;
-	guint64 bytes;
-} counter_t;
+	struct vxgbp_track *t;
+	guint32 last_frame;   /* the last frame fed (the tracker wants them increasing) */
+} feed_t;
 
-typedef struct {
-	guint16 sgroup;
-	char *dst;            /* destination endpoint */
-	counter_t c;
-} flow_t;
-
-typedef struct {
-	char *filter;
-	GTree *groups;        /* gint group (NO_GBP) -> counter_t */
-	GTree *vnis;          /* guint vni -> counter_t */
-	GHashTable *learned;  /* endpoint -> group + 1 (GUINT_TO_POINTER) */
-	GHashTable *flows;    /* "group endpoint" -> flow_t */
-	counter_t total;
-} report_t;
-
-static gint cmp_int(gconstpointer a, gconstpointer b, gpointer u _U_)
+static void feed_reset(feed_t *f)
 {
-	gint x = GPOINTER_TO_INT(a), y = GPOINTER_TO_INT(b);
-
-	return x < y ? -1 : x > y;
+	vxgbp_plugin_track_free(f->t);
+	f->t = vxgbp_plugin_track_new(VXGBP_TRACK_MATRIX);
+	f->last_frame = 0;
 }
 
-static gint cmp_u64p(gconstpointer a, gconstpointer b, gpointer u _U_)
+/* Feed one tapped frame.  FALSE when there is nothing to count.  A frame
+ * number that does not increase means the frames are being read again
+ * (a retap): start over. */
+static gboolean feed(feed_t *f, packet_info *pinfo, const vxgbp_tap_info_t *ti)
 {
-	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+	struct vxgbp_pkt p;
 
-	return x < y ? -1 : x > y;
+	if (!ti || !ti->pkt)
+		return FALSE;
+	if (!f->t || pinfo->num <= f->last_frame)
+		feed_reset(f);
+	if (!f->t)
+		return FALSE;
+	/* Bytes are the frame's, whatever the header was found in. */
+	p = *ti->pkt;
+	p.wirelen = ti->frame_len;
+	(void)vxgbp_track_frame(f->t, &p, pinfo->num, NULL);
+	f->last_frame = pinfo->num;
+	return TRUE;
 }
 
-static void flow_free(gpointer p)
-{
-	flow_t *f = (flow_t *)p;
-
-	g_free(f->dst);
-	g_free(f);
-}
-
-static void report_clear(report_t *rp)
-{
-	if (rp->groups)
-		g_tree_destroy(rp->groups);
-	if (rp->vnis)
-		g_tree_destroy(rp->vnis);
-	if (rp->learned)
-		g_hash_table_destroy(rp->learned);
-	if (rp->flows)
-		g_hash_table_destroy(rp->flows);
-	rp->groups = g_tree_new_full(cmp_int, NULL, NULL, g_free);
-	rp->vnis = g_tree_new_full(cmp_int, NULL, NULL, g_free);
-	rp->learned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	rp->flows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, flow_free);
-	memset(&rp->total, 0, sizeof(rp->total));
-}
-
-static void count(GTree *t, gint key, guint32 bytes)
-{
-	counter_t *c = (counter_t *)g_tree_lookup(t, GINT_TO_POINTER(key));
-
-	if (!c) {
-		c = g_new0(counter_t, 1);
-		g_tree_insert(t, GINT_TO_POINTER(key), c);
-	}
-	c->pkts++;
-	c->bytes += bytes;
-}
-
+/* "0x0200 (web)", "no GBP (G flag clear)", "unknown". */
 static void group_label(char *buf, size_t len, guint32 group)
 {
 	const char *name;
 
-	if (group == DST_UNKNOWN) {
+	if (group == VXGBP_GROUP_NONE) {
+		g_snprintf(buf, (gulong)len, "no GBP (G flag clear)");
+		return;
+	}
+	if (group > 0xffff) {
 		g_snprintf(buf, (gulong)len, "unknown");
 		return;
 	}
@@ -113,137 +88,130 @@ static void group_label(char *buf, size_t len, guint32 group)
 		g_snprintf(buf, (gulong)len, "0x%04x", group);
 }
 
-static void report_reset(void *tapdata)
+static void pair_label(char *buf, size_t len, guint32 src, guint32 dst)
 {
-	report_clear((report_t *)tapdata);
+	char s[64], d[64];
+
+	group_label(s, sizeof(s), src);
+	group_label(d, sizeof(d), dst);
+	g_snprintf(buf, (gulong)len, "%s -> %s", s, d);
 }
 
-static tap_packet_status report_packet(void *tapdata, packet_info *pinfo _U_,
+/* The tracker's tables, copied out (g_free them). */
+static struct vxgbp_track_count *get_counts(const struct vxgbp_track *t, int vnis, int *n)
+{
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count *c;
+	size_t room;
+
+	vxgbp_track_summary(t, &s);
+	room = (vnis ? s.vnis : s.groups) + 1;
+	c = g_new0(struct vxgbp_track_count, room);
+	*n = vnis ? vxgbp_track_vnis(t, c, room) : vxgbp_track_groups(t, c, room);
+	return c;
+}
+
+static struct vxgbp_track_cell *get_matrix(const struct vxgbp_track *t, int *n)
+{
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_cell *c;
+
+	vxgbp_track_summary(t, &s);
+	c = g_new0(struct vxgbp_track_cell, s.pairs + 1);
+	*n = vxgbp_track_matrix(t, c, s.pairs + 1);
+	return c;
+}
+
+/* ------------------------------------------------------------------------
+ * Text report (tshark -z vxgbp,groups[,filter]).
+ */
+typedef struct {
+	char *filter;
+	feed_t feed;
+} report_t;
+
+static void report_reset(void *tapdata)
+{
+	feed_reset(&((report_t *)tapdata)->feed);
+}
+
+static tap_packet_status report_packet(void *tapdata, packet_info *pinfo,
 				       epan_dissect_t *edt _U_, const void *data,
 				       tap_flags_t flags _U_)
 {
 	report_t *rp = (report_t *)tapdata;
-	const vxgbp_tap_info_t *ti = (const vxgbp_tap_info_t *)data;
 
-	if (!ti)
-		return TAP_PACKET_DONT_REDRAW;
-	rp->total.pkts++;
-	rp->total.bytes += ti->bytes;
-	count(rp->groups, ti->has_gbp ? (gint)ti->group : NO_GBP, ti->bytes);
-	count(rp->vnis, (gint)ti->vni, ti->bytes);
-	if (!ti->has_gbp)
-		return TAP_PACKET_REDRAW;
-	if (ti->src[0])
-		g_hash_table_insert(rp->learned, g_strdup(ti->src),
-				    GUINT_TO_POINTER((guint)ti->group + 1));
-	{
-		char *key = g_strdup_printf("%u %s", ti->group, ti->dst[0] ? ti->dst : "?");
-		flow_t *f = (flow_t *)g_hash_table_lookup(rp->flows, key);
-
-		if (!f) {
-			f = g_new0(flow_t, 1);
-			f->sgroup = ti->group;
-			f->dst = g_strdup(ti->dst);
-			g_hash_table_insert(rp->flows, key, f);
-		} else {
-			g_free(key);
-		}
-		f->c.pkts++;
-		f->c.bytes += ti->bytes;
-	}
-	return TAP_PACKET_REDRAW;
+	return feed(&rp->feed, pinfo, (const vxgbp_tap_info_t *)data) ? TAP_PACKET_REDRAW
+								       : TAP_PACKET_DONT_REDRAW;
 }
 
-typedef struct {
-	report_t *rp;
-	GTree *matrix;        /* guint64 (src << 17 | dst) -> counter_t */
-} matrix_ctx_t;
-
-static void matrix_add(gpointer key _U_, gpointer value, gpointer user)
+static void print_row(const char *label, guint64 frames, guint64 bytes)
 {
-	const flow_t *f = (const flow_t *)value;
-	matrix_ctx_t *mc = (matrix_ctx_t *)user;
-	guint learned = f->dst[0] ? GPOINTER_TO_UINT(g_hash_table_lookup(mc->rp->learned, f->dst)) : 0;
-	guint32 dst = learned ? learned - 1 : DST_UNKNOWN;
-	guint64 k = ((guint64)f->sgroup << 17) | dst;
-	counter_t *c = (counter_t *)g_tree_lookup(mc->matrix, &k);
-
-	if (!c) {
-		guint64 *kp = g_new(guint64, 1);
-
-		*kp = k;
-		c = g_new0(counter_t, 1);
-		g_tree_insert(mc->matrix, kp, c);
-	}
-	c->pkts += f->c.pkts;
-	c->bytes += f->c.bytes;
+	printf("  %-40s %12" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", label, frames, bytes);
 }
 
-static gboolean print_group(gpointer key, gpointer value, gpointer u _U_)
+static void print_counts(const struct vxgbp_track *t, int vnis)
 {
-	const counter_t *c = (const counter_t *)value;
-	gint g = GPOINTER_TO_INT(key);
 	char label[64];
+	int n = 0, i;
+	struct vxgbp_track_count *c = get_counts(t, vnis, &n);
 
-	if (g == NO_GBP)
-		g_snprintf(label, sizeof(label), "no GBP (G flag clear)");
-	else
-		group_label(label, sizeof(label), (guint32)g);
-	printf("  %-40s %12" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", label, c->pkts, c->bytes);
-	return FALSE;
+	printf("\n%-42s %12s %14s\n", vnis ? "VNI" : "Group", "Packets", "Bytes");
+	for (i = 0; i < n; i++) {
+		if (vnis)
+			g_snprintf(label, sizeof(label), "%u", c[i].key);
+		else
+			group_label(label, sizeof(label), c[i].key);
+		print_row(label, c[i].frames, c[i].bytes);
+	}
+	g_free(c);
 }
 
-static gboolean print_vni(gpointer key, gpointer value, gpointer u _U_)
+static void print_matrix(const struct vxgbp_track *t)
 {
-	const counter_t *c = (const counter_t *)value;
-	char label[32];
+	char label[140];
+	int n = 0, i;
+	struct vxgbp_track_cell *c = get_matrix(t, &n);
 
-	g_snprintf(label, sizeof(label), "%u", (guint)GPOINTER_TO_INT(key));
-	printf("  %-40s %12" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", label, c->pkts, c->bytes);
-	return FALSE;
-}
-
-static gboolean print_pair(gpointer key, gpointer value, gpointer u _U_)
-{
-	const counter_t *c = (const counter_t *)value;
-	guint64 k = *(const guint64 *)key;
-	char src[64], dst[64], label[140];
-
-	group_label(src, sizeof(src), (guint32)(k >> 17));
-	group_label(dst, sizeof(dst), (guint32)(k & 0x1ffff));
-	g_snprintf(label, sizeof(label), "%s -> %s", src, dst);
-	printf("  %-40s %12" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "\n", label, c->pkts, c->bytes);
-	return FALSE;
+	printf("\n%-42s %12s %14s\n", NODE_PAIRS, "Packets", "Bytes");
+	for (i = 0; i < n; i++) {
+		/* plain VXLAN has no source group: the matrix is about GBP */
+		if (c[i].src == VXGBP_GROUP_NONE)
+			continue;
+		pair_label(label, sizeof(label), c[i].src, c[i].dst);
+		print_row(label, c[i].frames, c[i].bytes);
+	}
+	g_free(c);
 }
 
 static void report_draw(void *tapdata)
 {
 	report_t *rp = (report_t *)tapdata;
-	matrix_ctx_t mc = { rp, g_tree_new_full(cmp_u64p, NULL, g_free, g_free) };
 	const char *rule = "================================================================================";
+	struct vxgbp_track_summary s;
 
-	g_hash_table_foreach(rp->flows, matrix_add, &mc);
+	if (!rp->feed.t)
+		feed_reset(&rp->feed);
+	vxgbp_track_summary(rp->feed.t, &s);
 	printf("\n%s\nVXLAN-GBP groups\nFilter: %s\n", rule, rp->filter ? rp->filter : "<none>");
-	printf("Total: %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT " bytes\n",
-	       rp->total.pkts, rp->total.bytes);
-	printf("\n%-42s %12s %14s\n", "Group", "Packets", "Bytes");
-	g_tree_foreach(rp->groups, print_group, NULL);
-	printf("\n%-42s %12s %14s\n", "VNI", "Packets", "Bytes");
-	g_tree_foreach(rp->vnis, print_vni, NULL);
-	printf("\n%-42s %12s %14s\n", "Source group -> destination group", "Packets", "Bytes");
-	g_tree_foreach(mc.matrix, print_pair, NULL);
+	printf("Total: %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT " bytes\n", s.frames,
+	       s.bytes);
+	if (rp->feed.t) {
+		print_counts(rp->feed.t, 0);
+		print_counts(rp->feed.t, 1);
+		print_matrix(rp->feed.t);
+	}
+	if (s.full)
+		printf("(some endpoints, flows or pairs found no room in the tracker's memory budget: "
+		       "not counted in the matrix)\n");
 	printf("(destination group: learned from frames the destination endpoint sent)\n%s\n", rule);
-	g_tree_destroy(mc.matrix);
 }
 
 static void report_finish(void *tapdata)
 {
 	report_t *rp = (report_t *)tapdata;
 
-	g_tree_destroy(rp->groups);
-	g_tree_destroy(rp->vnis);
-	g_hash_table_destroy(rp->learned);
-	g_hash_table_destroy(rp->flows);
+	vxgbp_plugin_track_free(rp->feed.t);
 	g_free(rp->filter);
 	g_free(rp);
 }
@@ -252,25 +220,23 @@ static void report_finish(void *tapdata)
 
 static void report_init(const char *opt_arg, void *userdata _U_)
 {
-	report_t *rp = g_new0(report_t, 1);
+	report_t *rp;
 	GString *err;
 	size_t n = strlen(REPORT_CLI);
 
-	if (strncmp(opt_arg, REPORT_CLI, n) == 0 && opt_arg[n] == ',' && opt_arg[n + 1])
-		rp->filter = g_strdup(opt_arg + n + 1);
-	else if (strcmp(opt_arg, REPORT_CLI) != 0) {
-		fprintf(stderr, "tshark: invalid \"-z %s\" argument; use -z " REPORT_CLI "[,<filter>]\n",
-			opt_arg);
-		exit(1);
+	if (strncmp(opt_arg, REPORT_CLI, n) != 0 || (opt_arg[n] && opt_arg[n] != ',')) {
+		report_failure("invalid \"-z %s\" argument; use -z " REPORT_CLI "[,<filter>]", opt_arg);
+		return;
 	}
-	report_clear(rp);
+	rp = g_new0(report_t, 1);
+	if (opt_arg[n] == ',' && opt_arg[n + 1])
+		rp->filter = g_strdup(opt_arg + n + 1);
 	err = register_tap_listener("vxgbp", rp, rp->filter, 0, report_reset, report_packet,
 				    report_draw, report_finish);
 	if (err) {
-		fprintf(stderr, "tshark: couldn't register " REPORT_CLI " tap: %s\n", err->str);
+		report_failure("couldn't register the " REPORT_CLI " tap: %s", err->str);
 		g_string_free(err, TRUE);
 		report_finish(rp);
-		exit(1);
 	}
 }
 
@@ -289,59 +255,108 @@ static stat_tap_ui report_ui = {
 
 /* ------------------------------------------------------------------------
  * Stats tree (GUI menu Statistics > VXLAN-GBP Groups; tshark -z vxgbp,tree).
+ *
+ * A stats tree carries no data of its caller's, so each one's state is
+ * found by the tree's address (trees maps stats_tree * -> tree_state_t,
+ * added in the init callback, removed in the cleanup callback).  The
+ * group and VNI nodes count the frames as the tracker does; the matrix
+ * nodes are set from the tracker's matrix: after every frame while it has
+ * at most MATRIX_EVERY_FRAME cells, then whenever as many frames as it has
+ * cells have passed since the last refresh (so a refresh costs O(1) a
+ * frame).
  */
-static int st_node_groups = -1;
-static int st_node_vnis = -1;
-static int st_node_pairs = -1;
-static GHashTable *st_learned; /* endpoint -> group + 1, up to the current frame */
+#define MATRIX_EVERY_FRAME 256
+
+typedef struct {
+	feed_t feed;
+	int node_groups, node_vnis, node_pairs;
+	GHashTable *pair_nodes;  /* labels of matrix nodes set so far */
+	guint64 since_refresh;   /* frames since the matrix nodes were set */
+} tree_state_t;
+
+static GHashTable *trees;
+
+static void tree_state_free(gpointer p)
+{
+	tree_state_t *ts = (tree_state_t *)p;
+
+	vxgbp_plugin_track_free(ts->feed.t);
+	g_hash_table_destroy(ts->pair_nodes);
+	g_free(ts);
+}
 
 static void st_init(stats_tree *st)
 {
-	st_node_groups = stats_tree_create_node(st, "Packets by group", 0, STAT_DT_INT, TRUE);
-	st_node_vnis = stats_tree_create_node(st, "Packets by VNI", 0, STAT_DT_INT, TRUE);
-	st_node_pairs = stats_tree_create_node(st, "Source group -> destination group", 0,
-					       STAT_DT_INT, TRUE);
-	if (st_learned)
-		g_hash_table_destroy(st_learned);
-	st_learned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	tree_state_t *ts = g_new0(tree_state_t, 1);
+
+	ts->node_groups = stats_tree_create_node(st, NODE_GROUPS, 0, STAT_DT_INT, TRUE);
+	ts->node_vnis = stats_tree_create_node(st, NODE_VNIS, 0, STAT_DT_INT, TRUE);
+	ts->node_pairs = stats_tree_create_node(st, NODE_PAIRS, 0, STAT_DT_INT, TRUE);
+	ts->pair_nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (!trees)
+		trees = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, tree_state_free);
+	g_hash_table_replace(trees, st, ts);
 }
 
-static void st_cleanup(stats_tree *st _U_)
+static void st_cleanup(stats_tree *st)
 {
-	if (st_learned)
-		g_hash_table_destroy(st_learned);
-	st_learned = NULL;
+	if (trees)
+		g_hash_table_remove(trees, st);
 }
 
-static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
+static void zero_node(gpointer key, gpointer value _U_, gpointer user)
+{
+	stats_tree *st = (stats_tree *)user;
+	tree_state_t *ts = (tree_state_t *)g_hash_table_lookup(trees, st);
+
+	set_stat_node(st, (const gchar *)key, ts->node_pairs, FALSE, 0);
+}
+
+/* Set the matrix nodes to the tracker's matrix (cells that moved, e.g.
+ * from "unknown" to a learned group, go to 0). */
+static void st_matrix(stats_tree *st, tree_state_t *ts)
+{
+	char label[140];
+	guint64 total = 0;
+	int n = 0, i;
+	struct vxgbp_track_cell *c = get_matrix(ts->feed.t, &n);
+
+	g_hash_table_foreach(ts->pair_nodes, zero_node, st);
+	for (i = 0; i < n; i++) {
+		if (c[i].src == VXGBP_GROUP_NONE || c[i].frames > G_MAXINT)
+			continue;
+		pair_label(label, sizeof(label), c[i].src, c[i].dst);
+		set_stat_node(st, label, ts->node_pairs, FALSE, (gint)c[i].frames);
+		g_hash_table_add(ts->pair_nodes, g_strdup(label));
+		total += c[i].frames;
+	}
+	set_stat_node(st, NODE_PAIRS, 0, TRUE, (gint)MIN(total, (guint64)G_MAXINT));
+	ts->since_refresh = 0;
+	g_free(c);
+}
+
+static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt _U_,
 				   const void *data, tap_flags_t flags _U_)
 {
 	const vxgbp_tap_info_t *ti = (const vxgbp_tap_info_t *)data;
-	char label[64], dst[64], pair[140];
-	guint learned;
+	tree_state_t *ts = trees ? (tree_state_t *)g_hash_table_lookup(trees, st) : NULL;
+	struct vxgbp_track_summary s;
+	char label[64];
 
-	if (!ti)
+	if (!ts || !feed(&ts->feed, pinfo, ti))
 		return TAP_PACKET_DONT_REDRAW;
-	if (ti->has_gbp)
-		group_label(label, sizeof(label), ti->group);
-	else
-		g_snprintf(label, sizeof(label), "no GBP (G flag clear)");
-	tick_stat_node(st, "Packets by group", 0, TRUE);
-	tick_stat_node(st, label, st_node_groups, FALSE);
-	g_snprintf(pair, sizeof(pair), "%u", ti->vni);
-	tick_stat_node(st, "Packets by VNI", 0, TRUE);
-	tick_stat_node(st, pair, st_node_vnis, FALSE);
-	if (!ti->has_gbp)
+	if (!(ti->pkt->have & VXGBP_HAVE_VXLAN))
 		return TAP_PACKET_REDRAW;
-	if (st_learned && ti->src[0])
-		g_hash_table_insert(st_learned, g_strdup(ti->src),
-				    GUINT_TO_POINTER((guint)ti->group + 1));
-	learned = st_learned && ti->dst[0]
-		? GPOINTER_TO_UINT(g_hash_table_lookup(st_learned, ti->dst)) : 0;
-	group_label(dst, sizeof(dst), learned ? learned - 1 : DST_UNKNOWN);
-	g_snprintf(pair, sizeof(pair), "%s -> %s", label, dst);
-	tick_stat_node(st, "Source group -> destination group", 0, TRUE);
-	tick_stat_node(st, pair, st_node_pairs, FALSE);
+	group_label(label, sizeof(label),
+		    vxgbp_hdr_has_gbp(&ti->pkt->vx) ? ti->pkt->vx.group : VXGBP_GROUP_NONE);
+	tick_stat_node(st, NODE_GROUPS, 0, TRUE);
+	tick_stat_node(st, label, ts->node_groups, FALSE);
+	g_snprintf(label, sizeof(label), "%u", ti->pkt->vx.vni);
+	tick_stat_node(st, NODE_VNIS, 0, TRUE);
+	tick_stat_node(st, label, ts->node_vnis, FALSE);
+	vxgbp_track_summary(ts->feed.t, &s);
+	if (s.pairs <= MATRIX_EVERY_FRAME || ++ts->since_refresh >= s.pairs)
+		st_matrix(st, ts);
 	return TAP_PACKET_REDRAW;
 }
 
