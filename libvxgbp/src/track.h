@@ -104,14 +104,24 @@ static inline int trk_key_eq(const uint64_t *a, const uint64_t *b, unsigned nw)
 }
 
 /* Two key words from an address of len bytes (6 for a MAC, 4 or 16),
- * zero-padded. */
+ * zero-padded: whole loads, no byte loop (this is on every frame's path). */
 static inline void trk_addr_words(uint64_t *w, const uint8_t *a, size_t len)
 {
-	uint8_t b[16] = { 0 };
+	uint32_t lo;
+	uint16_t hi;
 
-	memcpy(b, a, len);
-	memcpy(&w[0], b, 8);
-	memcpy(&w[1], b + 8, 8);
+	if (len == 16) {
+		memcpy(&w[0], a, 8);
+		memcpy(&w[1], a + 8, 8);
+		return;
+	}
+	memcpy(&lo, a, 4);
+	w[0] = lo;
+	w[1] = 0;
+	if (len == 6) {
+		memcpy(&hi, a + 4, 2);
+		w[0] |= (uint64_t)hi << 32;
+	}
 }
 
 /* The slot of key k (hash h), or NULL; never inserts. */

@@ -23,19 +23,32 @@ static uint64_t mix(uint64_t h, uint64_t w)
 	return h;
 }
 
+/* 64-bit hash of n bytes: four independent lanes of 8 bytes each (the
+ * multiplies of one lane wait for each other, four lanes run side by
+ * side), then the tail and the length. */
 static uint64_t hash_bytes(uint64_t h, const uint8_t *b, size_t n)
 {
-	uint64_t w;
+	uint64_t l[4] = { h, h ^ 0x9e3779b97f4a7c15ull, h ^ 0xc2b2ae3d27d4eb4full,
+			  h ^ 0x165667b19e3779f9ull };
+	uint64_t w[4];
 	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = mix(h, w);
+	for (; i + 32 <= n; i += 32) {
+		memcpy(w, b + i, 32);
+		l[0] = mix(l[0], w[0]);
+		l[1] = mix(l[1], w[1]);
+		l[2] = mix(l[2], w[2]);
+		l[3] = mix(l[3], w[3]);
 	}
-	w = 0;
+	h = mix(mix(mix(l[0], l[1]), l[2]), l[3]);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(w, b + i, 8);
+		h = mix(h, w[0]);
+	}
+	w[0] = 0;
 	for (size_t k = 0; i < n; i++, k++)
-		w |= (uint64_t)b[i] << (8 * k);
-	h = mix(h, w ^ ((uint64_t)n << 56));
+		w[0] |= (uint64_t)b[i] << (8 * k);
+	h = mix(h, w[0] ^ ((uint64_t)n << 56));
 	return mix(h, 0x2545f4914f6cdd1dull);
 }
 
@@ -89,84 +102,111 @@ static unsigned dup_check(struct trk_state *st, const struct vxgbp_pkt *p, uint6
 	return rule;
 }
 
-/* One endpoint or flow key: a change of group is a finding of `rule`.
- * Returns `full` when the key found no room, else 0. */
-static unsigned judge(struct trk_state *st, struct trk_tab *t, const uint64_t *k,
-		      const struct vxgbp_pkt *p, uint64_t frame, unsigned rule,
-		      enum vxgbp_track_key key, struct vxgbp_track_result *r, unsigned full)
-{
-	int is_new;
-	struct trk_slot *s = t->nw == TRK_KEY6
-		? trk_tab_get(&st->mem, t, k, TRK_KEY6, trk_hash(k, TRK_KEY6), &is_new)
-		: trk_tab_get(&st->mem, t, k, TRK_KEY4, trk_hash(k, TRK_KEY4), &is_new);
+/* A GBP frame's keys in the endpoint and flow tables, with their hashes. */
+struct keys {
+	uint64_t mac[TRK_KEY4], ip[TRK_KEY4], flow[TRK_KEY6];
+	uint64_t h_mac, h_ip, h_flow;
+	int has_ip, has_flow;
+};
 
+/* Endpoints: VNI + inner source MAC, VNI + inner source IP (or ARP
+ * sender).  Flows: VNI + inner IP version, protocol, addresses, ports (0
+ * for protocols without them).  Their slots are prefetched: the inner
+ * frame's hash runs while they come in. */
+static void keys_make(struct keys *k, const struct trk_state *st, const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_l3 *l3 = &p->inner.l3;
+	size_t alen = l3->version == 6 ? 16 : 4;
+	int ip = (p->have & VXGBP_HAVE_INNER_L3) && l3->src;
+	uint64_t sp = 0, dp = 0;
+
+	k->mac[0] = k->ip[0] = TRK_USED | p->vx.vni;
+	k->mac[1] = 0; /* family 0: a MAC address */
+	trk_addr_words(k->mac + 2, p->inner.l2.src, 6);
+	k->h_mac = trk_hash(k->mac, TRK_KEY4);
+	trk_tab_prefetch(&st->eps, k->h_mac);
+	k->has_ip = 1;
+	if (ip && (l3->version == 4 || l3->version == 6)) {
+		k->ip[1] = l3->version;
+		trk_addr_words(k->ip + 2, l3->src, alen);
+	} else if (l3->arp_spa) {
+		k->ip[1] = 4;
+		trk_addr_words(k->ip + 2, l3->arp_spa, 4);
+	} else {
+		k->has_ip = 0;
+	}
+	if (k->has_ip) {
+		k->h_ip = trk_hash(k->ip, TRK_KEY4);
+		trk_tab_prefetch(&st->eps, k->h_ip);
+	}
+	if (!(k->has_flow = ip && l3->dst))
+		return;
+	if ((p->have & VXGBP_HAVE_INNER_L4) &&
+	    (l3->proto == 6 || l3->proto == 17 || l3->proto == 132)) {
+		sp = p->inner.l4.sport;
+		dp = p->inner.l4.dport;
+	}
+	k->flow[0] = TRK_USED | p->vx.vni | (uint64_t)l3->version << 24 |
+		     (uint64_t)l3->proto << 32;
+	k->flow[1] = sp | dp << 16;
+	trk_addr_words(k->flow + 2, l3->src, alen);
+	trk_addr_words(k->flow + 4, l3->dst, alen);
+	k->h_flow = trk_hash(k->flow, TRK_KEY6);
+	trk_tab_prefetch(&st->flows, k->h_flow);
+}
+
+/* One endpoint or flow slot (NULL: its key found no room): a change of
+ * group is a finding of `rule`. */
+static void judge(struct trk_slot *s, const struct vxgbp_pkt *p, uint64_t frame,
+		  unsigned rule, enum vxgbp_track_key key, struct vxgbp_track_result *r)
+{
 	if (!s)
-		return full;
+		return;
 	/* an endpoint the matrix learned but the rules never saw is new here */
 	if (s->v.ep.frame && s->v.ep.group != p->vx.group)
 		add_hit(r, rule, key, s->v.ep.frame, s->v.ep.group, s->v.ep.flags);
 	s->v.ep.frame = frame;
 	s->v.ep.group = p->vx.group;
 	s->v.ep.flags = p->vx.flags;
-	return 0;
 }
 
-/* Endpoints: VNI + inner source MAC, VNI + inner source IP (or ARP sender). */
-static unsigned endpoints(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
-			  struct vxgbp_track_result *r)
+/* The endpoint and flow rules, in the order MAC, IP, flow.  Returns
+ * VXGBP_TRACK_FULL_* of the keys that found no room. */
+static unsigned changes(struct trk_state *st, const struct keys *k, const struct vxgbp_pkt *p,
+			uint64_t frame, struct vxgbp_track_result *r)
 {
-	const struct vxgbp_l3 *l3 = &p->inner.l3;
-	uint64_t k[TRK_KEY4];
-	unsigned full;
+	struct trk_mem *m = &st->mem;
+	struct trk_slot *s;
+	unsigned full = 0;
+	int is_new;
 
-	k[0] = TRK_USED | p->vx.vni;
-	k[1] = 0; /* family 0: a MAC address */
-	trk_addr_words(k + 2, p->inner.l2.src, 6);
-	full = judge(st, &st->eps, k, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r,
-		     VXGBP_TRACK_FULL_ENDPOINTS);
-	if ((p->have & VXGBP_HAVE_INNER_L3) && l3->src && (l3->version == 4 || l3->version == 6)) {
-		k[1] = l3->version;
-		trk_addr_words(k + 2, l3->src, l3->version == 6 ? 16 : 4);
-	} else if (l3->arp_spa) {
-		k[1] = 4;
-		trk_addr_words(k + 2, l3->arp_spa, 4);
-	} else {
-		return full;
+	s = trk_tab_get(m, &st->eps, k->mac, TRK_KEY4, k->h_mac, &is_new);
+	full |= s ? 0 : VXGBP_TRACK_FULL_ENDPOINTS;
+	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
+	if (k->has_ip) {
+		s = trk_tab_get(m, &st->eps, k->ip, TRK_KEY4, k->h_ip, &is_new);
+		full |= s ? 0 : VXGBP_TRACK_FULL_ENDPOINTS;
+		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r);
 	}
-	return full | judge(st, &st->eps, k, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r,
-			    VXGBP_TRACK_FULL_ENDPOINTS);
-}
-
-/* Flows: VNI + inner IP version, protocol, addresses, ports (0 for
- * protocols without them). */
-static unsigned flow(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
-		     struct vxgbp_track_result *r)
-{
-	const struct vxgbp_l3 *l3 = &p->inner.l3;
-	size_t alen = l3->version == 6 ? 16 : 4;
-	uint64_t k[TRK_KEY6], sp = 0, dp = 0;
-
-	if (!(p->have & VXGBP_HAVE_INNER_L3) || !l3->src || !l3->dst)
-		return 0;
-	if ((p->have & VXGBP_HAVE_INNER_L4) &&
-	    (l3->proto == 6 || l3->proto == 17 || l3->proto == 132)) {
-		sp = p->inner.l4.sport;
-		dp = p->inner.l4.dport;
+	if (k->has_flow) {
+		s = trk_tab_get(m, &st->flows, k->flow, TRK_KEY6, k->h_flow, &is_new);
+		full |= s ? 0 : VXGBP_TRACK_FULL_FLOWS;
+		judge(s, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r);
 	}
-	k[0] = TRK_USED | p->vx.vni | (uint64_t)l3->version << 24 | (uint64_t)l3->proto << 32;
-	k[1] = sp | dp << 16;
-	trk_addr_words(k + 2, l3->src, alen);
-	trk_addr_words(k + 4, l3->dst, alen);
-	return judge(st, &st->flows, k, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r,
-		     VXGBP_TRACK_FULL_FLOWS);
+	return full;
 }
 
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r)
 {
+	struct keys k;
+	int gbp = vxgbp_hdr_has_gbp(&p->vx);
+
 	if (!(p->have & VXGBP_HAVE_INNER_L2))
 		return 0;
-	if (dup_check(st, p, frame, r) || !vxgbp_hdr_has_gbp(&p->vx))
+	if (gbp)
+		keys_make(&k, st, p);
+	if (dup_check(st, p, frame, r) || !gbp)
 		return 0; /* a re-sighting already reported is not also a change */
-	return endpoints(st, p, frame, r) | flow(st, p, frame, r);
+	return changes(st, &k, p, frame, r);
 }
