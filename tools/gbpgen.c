@@ -9,17 +9,17 @@
  *   gbpgen -w out.pcapng --pcapng -f frames.txt
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <arpa/inet.h>
 
 #include <vxgbp/vxgbp.h>
+
+#include "pcap_writer.h"
 
 #define MAX_FRAME 16384
 
@@ -51,36 +51,6 @@ struct spec {
 };
 
 static const char *prog = "gbpgen";
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: gbpgen -w FILE [--pcapng] [--force] [-f SPECFILE] [SPEC ...]\n"
-"Write a capture of VXLAN(-GBP) frames.  Each SPEC (one argument, or one line\n"
-"of SPECFILE, '#' comments) is space-separated key=value; later keys win.\n"
-"\n"
-"Record:   count=N  time=SEC[.FRAC] (default 1700000000)  step=NSEC (1000000)\n"
-"          snaplen=N (cut the record short)  flows=N (vary inner addresses)\n"
-"VXLAN:    vni=N  gbp=ID (sets G and the ID)  g= i= d= a= (0|1)\n"
-"          id=N (the ID field, with or without G)  flags=0xHHHH (raw bytes 0-1)\n"
-"          rsvd=N (byte 7)  mark=M (header as Linux 6.12 sends skb->mark M)\n"
-"          encap=vxlan|none (none: the inner frame alone, not encapsulated)\n"
-"Outer:    outer-smac= outer-dmac= outer-src=ADDR outer-dst=ADDR (IPv4 or IPv6)\n"
-"          vlan=TCI[,TCI] qinq=1 (first tag 802.1ad) ttl= (64) ip-id= df=0|1\n"
-"          sport= dport= (4789)  csum=compute|zero|bad  ipopt=HEX (raw IPv4\n"
-"          options or IPv6 hop-by-hop options)\n"
-"Inner:    inner-smac= inner-dmac= inner-src= inner-dst= ivlan=TCI\n"
-"          proto=icmp|udp|tcp|arp  isport= idport=  tcp-flags=N  payload=BYTES\n"
-"          ittl= (64)\n"
-"          iipopt=HEX\n"
-"Broken:   ip-len=N udp-len=N (overwrite the outer IP total/payload length or\n"
-"          UDP length field after building: malformed frames)\n"
-"\n"
-"-w FILE      output ('-' for standard output); an existing file is kept\n"
-"             unless --force is given\n"
-"--pcapng     write pcapng instead of classic pcap (microseconds)\n"
-"Exit status: 0 written, 1 a spec could not be built, 2 usage or I/O error.\n");
-}
 
 static int parse_mac(const char *s, uint8_t m[6])
 {
@@ -175,197 +145,383 @@ static void spec_default(struct spec *s)
 	s->udp_len = -1;
 }
 
+/* ---- spec keys: one table entry a key (name, help, setter) ---- */
+struct spec_key;
+typedef int (*spec_setter)(struct spec *s, const struct spec_key *k, const char *val);
+
+struct spec_key {
+	const char *section;   /* --help groups the keys under these */
+	const char *name;
+	const char *arg;       /* what the value is, for --help */
+	const char *help;
+	spec_setter set;
+	size_t off, size;      /* set_num: the field of struct spec */
+	unsigned long long max;/* set_num: the largest value; others: a parameter */
+};
+
+/* A plain number into a field of struct spec (unsigned or non-negative). */
+static int set_num(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+	unsigned char *f = (unsigned char *)s + k->off;
+
+	if (parse_num(val, k->max, &v))
+		return -1;
+	switch (k->size) {
+	case 1: { uint8_t x = (uint8_t)v; memcpy(f, &x, 1); break; }
+	case 2: { uint16_t x = (uint16_t)v; memcpy(f, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(f, &x, 4); break; }
+	default: { uint64_t x = v; memcpy(f, &x, 8); break; }
+	}
+	return 0;
+}
+
+static int set_time(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+	char frac[10] = "000000000", whole[24];
+	const char *dot;
+
+	(void)k;
+	s->time_set = 1;
+	if (parse_num(val, ~0ull, &v) == 0) {
+		s->ts_sec = (long long)v;
+		s->ts_nsec = 0;
+		return 0;
+	}
+	if (!(dot = strchr(val, '.')) || dot - val >= 20)
+		return -1;
+	memcpy(whole, val, (size_t)(dot - val));
+	whole[dot - val] = '\0';
+	if (parse_num(whole, ~0ull, &v) || strlen(dot + 1) > 9 || !dot[1])
+		return -1;
+	memcpy(frac, dot + 1, strlen(dot + 1));
+	s->ts_sec = (long long)v;
+	s->ts_nsec = strtol(frac, NULL, 10);
+	return 0;
+}
+
+static int set_gbp(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+
+	(void)k;
+	if (parse_num(val, 0xffff, &v))
+		return -1;
+	s->hdr.flags |= VXGBP_F_G;
+	s->hdr.group = (uint16_t)v;
+	return 0;
+}
+
+/* g= i= d= a=: k->max is the flag bit */
+static int set_flag(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+
+	if (parse_num(val, 1, &v))
+		return -1;
+	if (v)
+		s->hdr.flags |= (uint16_t)k->max;
+	else
+		s->hdr.flags &= (uint16_t)~k->max;
+	return 0;
+}
+
+static int set_mark(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+
+	(void)k;
+	if (parse_num(val, 0xffffffffu, &v))
+		return -1;
+	vxgbp_mark_to_hdr(&s->hdr, (uint32_t)v, s->hdr.vni, 0);
+	return 0;
+}
+
+/* A word of a list: its index in words (NULL-terminated), or -1. */
+static int pick(const char *val, const char *const *words)
+{
+	for (int i = 0; words[i]; i++)
+		if (!strcmp(val, words[i]))
+			return i;
+	return -1;
+}
+
+static int set_encap(struct spec *s, const struct spec_key *k, const char *val)
+{
+	static const char *const w[] = { "none", "vxlan", NULL };
+	int i = pick(val, w);
+
+	(void)k;
+	if (i < 0)
+		return -1;
+	s->encap = i;
+	return 0;
+}
+
+/* Which Ethernet / IP spec a key sets: k->max bit 0 inner, bit 1 source */
+#define KEY_INNER 1u
+#define KEY_SRC 2u
+
+static int set_mac(struct spec *s, const struct spec_key *k, const char *val)
+{
+	struct vxgbp_eth_spec *e = k->max & KEY_INNER ? &s->ieth : &s->eth;
+
+	return parse_mac(val, k->max & KEY_SRC ? e->src : e->dst);
+}
+
+static int set_addr(struct spec *s, const struct spec_key *k, const char *val)
+{
+	struct vxgbp_ip_spec *ip = k->max & KEY_INNER ? &s->iip : &s->ip;
+	uint8_t a[16];
+	int fam;
+
+	if ((fam = parse_ip(val, a)) < 0)
+		return -1;
+	if (fam != ip->version) { /* switching family resets the other address */
+		memset(ip->src, 0, 16);
+		memset(ip->dst, 0, 16);
+		ip->version = (uint8_t)fam;
+		if (ip == &s->iip && (s->il4.proto == 1 || s->il4.proto == 58)) {
+			s->il4.proto = fam == 6 ? 58 : 1;
+			s->il4.icmp_type = fam == 6 ? 128 : 8;
+		}
+	}
+	memcpy(k->max & KEY_SRC ? ip->src : ip->dst, a, 16);
+	return 0;
+}
+
+static int set_vlan(struct spec *s, const struct spec_key *k, const char *val)
+{
+	struct vxgbp_eth_spec *e = k->max & KEY_INNER ? &s->ieth : &s->eth;
+	char buf[64], *tok, *save = NULL;
+	unsigned long long v;
+
+	if (strlen(val) >= sizeof(buf))
+		return -1;
+	strcpy(buf, val);
+	e->n_vlan = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (e->n_vlan >= VXGBP_MAX_VLAN || parse_num(tok, 0xffff, &v))
+			return -1;
+		e->vlan_tci[e->n_vlan++] = (uint16_t)v;
+	}
+	return 0;
+}
+
+static int set_qinq(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+
+	(void)k;
+	if (parse_num(val, 1, &v))
+		return -1;
+	s->eth.vlan_tpid[0] = v ? 0x88a8 : 0x8100;
+	return 0;
+}
+
+static int set_ttl(struct spec *s, const struct spec_key *k, const char *val)
+{
+	unsigned long long v;
+
+	(void)k;
+	if (parse_num(val, 255, &v))
+		return -1;
+	s->ip.ttl = (uint8_t)v;
+	s->ttl_zero = v == 0; /* the builder sends 0 as 64: patched after */
+	return 0;
+}
+
+static int set_csum(struct spec *s, const struct spec_key *k, const char *val)
+{
+	static const char *const w[] = { "compute", "zero", "bad", NULL };
+	static const int mode[] = { VXGBP_CSUM_COMPUTE, VXGBP_CSUM_ZERO, VXGBP_CSUM_BAD };
+	int i = pick(val, w);
+
+	(void)k;
+	if (i < 0)
+		return -1;
+	s->udp.csum_mode = mode[i];
+	return 0;
+}
+
+static int set_ipopt(struct spec *s, const struct spec_key *k, const char *val)
+{
+	int inner = (k->max & KEY_INNER) != 0;
+	uint8_t *buf = inner ? s->inner_opts : s->outer_opts;
+	struct vxgbp_ip_spec *ip = inner ? &s->iip : &s->ip;
+	size_t n;
+
+	if (parse_hex(val, buf, sizeof(s->outer_opts), &n))
+		return -1;
+	ip->options = buf;
+	ip->options_len = n;
+	return 0;
+}
+
+static int set_proto(struct spec *s, const struct spec_key *k, const char *val)
+{
+	static const char *const w[] = { "icmp", "udp", "tcp", "arp", NULL };
+	int i = pick(val, w);
+
+	(void)k;
+	s->inner_arp = 0;
+	switch (i) {
+	case 0:
+		s->il4.proto = s->iip.version == 6 ? 58 : 1;
+		s->il4.icmp_type = s->iip.version == 6 ? 128 : 8;
+		return 0;
+	case 1:
+		s->il4.proto = 17;
+		s->il4.sport = 40000;
+		s->il4.dport = 53;
+		return 0;
+	case 2:
+		s->il4.proto = 6;
+		s->il4.sport = 40000;
+		s->il4.dport = 80;
+		s->il4.tcp_flags = 0x02;
+		return 0;
+	case 3:
+		s->inner_arp = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+#define F(field) offsetof(struct spec, field), sizeof(((struct spec *)0)->field)
+#define NUM(sec, name, arg, help, field, max) { sec, name, arg, help, set_num, F(field), max }
+#define KEY(sec, name, arg, help, fn, param) { sec, name, arg, help, fn, 0, 0, param }
+
+static const struct spec_key spec_keys[] = {
+	NUM("Record", "count", "N", "frames from this spec (1)", count, 100000000),
+	KEY("Record", "time", "SEC[.FRAC]", "time of the first frame (1700000000; "
+	    "else on from the spec before)", set_time, 0),
+	NUM("Record", "step", "NSEC", "time between frames (1000000)", step_nsec,
+	    1000000000000ull),
+	NUM("Record", "snaplen", "N", "cut each record to N bytes (whole frames)", snaplen, MAX_FRAME),
+	NUM("Record", "flows", "N", "vary the inner addresses and ports over N flows",
+	    flow_mod, 16777216),
+	NUM("VXLAN", "vni", "N", "the VNI (100)", hdr.vni, VXGBP_VNI_MAX),
+	KEY("VXLAN", "gbp", "ID", "set G and the Group Policy ID", set_gbp, 0),
+	NUM("VXLAN", "id", "N", "the ID field alone, with or without G", hdr.group, 0xffff),
+	KEY("VXLAN", "g", "0|1", "the G flag (Group Policy ID present)", set_flag, VXGBP_F_G),
+	KEY("VXLAN", "i", "0|1", "the I flag (VNI valid; set by default)", set_flag, VXGBP_F_I),
+	KEY("VXLAN", "d", "0|1", "the D flag (Don't Learn)", set_flag, VXGBP_F_D),
+	KEY("VXLAN", "a", "0|1", "the A flag (Policy Applied)", set_flag, VXGBP_F_A),
+	NUM("VXLAN", "flags", "0xHHHH", "the raw 16 flag bits (bytes 0-1)", hdr.flags, 0xffff),
+	NUM("VXLAN", "rsvd", "N", "the reserved byte 7", hdr.rsvd, 0xff),
+	KEY("VXLAN", "mark", "M", "the header Linux 6.12 sends for skb->mark M", set_mark, 0),
+	KEY("VXLAN", "encap", "vxlan|none", "none: the inner frame alone, not encapsulated",
+	    set_encap, 0),
+	KEY("Outer", "outer-smac", "MAC", "source MAC (02:00:00:00:00:01)", set_mac, KEY_SRC),
+	KEY("Outer", "outer-dmac", "MAC", "destination MAC (02:00:00:00:00:02)", set_mac, 0),
+	KEY("Outer", "outer-src", "ADDR", "source address, IPv4 or IPv6 (192.0.2.1)", set_addr,
+	    KEY_SRC),
+	KEY("Outer", "outer-dst", "ADDR", "destination address (192.0.2.2)", set_addr, 0),
+	KEY("Outer", "vlan", "TCI[,TCI]", "802.1Q tags (none)", set_vlan, 0),
+	KEY("Outer", "qinq", "0|1", "the first tag is 802.1ad (0x88a8)", set_qinq, 0),
+	KEY("Outer", "ttl", "N", "TTL / hop limit (64)", set_ttl, 0),
+	NUM("Outer", "ip-id", "N", "IPv4 identification", ip.ip_id, 0xffff),
+	NUM("Outer", "df", "0|1", "IPv4 Don't Fragment", ip.dont_frag, 1),
+	NUM("Outer", "sport", "N", "UDP source port (49152)", udp.sport, 0xffff),
+	NUM("Outer", "dport", "N", "UDP destination port (4789)", udp.dport, 0xffff),
+	KEY("Outer", "csum", "compute|zero|bad", "the UDP checksum (compute)", set_csum, 0),
+	KEY("Outer", "ipopt", "HEX", "raw IPv4 options or IPv6 hop-by-hop options",
+	    set_ipopt, 0),
+	KEY("Inner", "inner-smac", "MAC", "source MAC (02:00:00:00:01:01)", set_mac,
+	    KEY_INNER | KEY_SRC),
+	KEY("Inner", "inner-dmac", "MAC", "destination MAC (02:00:00:00:01:02)", set_mac,
+	    KEY_INNER),
+	KEY("Inner", "inner-src", "ADDR", "source address, IPv4 or IPv6 (198.51.100.1)",
+	    set_addr, KEY_INNER | KEY_SRC),
+	KEY("Inner", "inner-dst", "ADDR", "destination address (198.51.100.2)", set_addr,
+	    KEY_INNER),
+	KEY("Inner", "ivlan", "TCI[,TCI]", "802.1Q tags (none)", set_vlan, KEY_INNER),
+	KEY("Inner", "proto", "icmp|udp|tcp|arp", "what the inner frame is: icmp (the "
+	    "default) an echo request, udp ports 40000 > 53, tcp a SYN 40000 > 80, arp a "
+	    "request", set_proto, 0),
+	NUM("Inner", "isport", "N", "source port (ICMP: echo identifier, 1)", il4.sport, 0xffff),
+	NUM("Inner", "idport", "N", "destination port (ICMP: echo sequence, 1)", il4.dport,
+	    0xffff),
+	NUM("Inner", "tcp-flags", "N", "TCP flags", il4.tcp_flags, 0xff),
+	NUM("Inner", "payload", "BYTES", "payload length (0)", payload, 9000),
+	NUM("Inner", "ittl", "N", "TTL / hop limit (64)", iip.ttl, 255),
+	KEY("Inner", "iipopt", "HEX", "raw IPv4 options or IPv6 hop-by-hop options",
+	    set_ipopt, KEY_INNER),
+	NUM("Broken", "ip-len", "N", "overwrite the outer IP total (IPv4) or payload "
+	    "(IPv6) length after building", ip_len, 0xffff),
+	NUM("Broken", "udp-len", "N", "overwrite the outer UDP length after building",
+	    udp_len, 0xffff),
+};
+
+#undef NUM
+#undef KEY
+#undef F
+
+/* "  key=ARG   help" with the help wrapped at 79 columns. */
+static void usage_key(FILE *f, const struct spec_key *k)
+{
+	const char *w = k->help;
+	char kv[40];
+	int col;
+
+	snprintf(kv, sizeof(kv), "%s=%s", k->name, k->arg);
+	col = fprintf(f, "  %-22s", kv);
+	while (*w) {
+		int n = (int)strcspn(w, " ");
+
+		if (col + 1 + n > 79)
+			col = fprintf(f, "\n%24s", "") - 1;
+		col += fprintf(f, " %.*s", n, w);
+		w += n;
+		w += strspn(w, " ");
+	}
+	fputc('\n', f);
+}
+
+static void usage_keys(FILE *f)
+{
+	const char *section = "";
+
+	for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
+		if (strcmp(spec_keys[i].section, section))
+			fprintf(f, "%s:\n", section = spec_keys[i].section);
+		usage_key(f, &spec_keys[i]);
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: gbpgen -w FILE [--pcapng] [--force] [-f SPECFILE] [SPEC ...]\n"
+"Write a capture of VXLAN(-GBP) frames.  Each SPEC (one argument, or one line\n"
+"of SPECFILE, '#' comments) is space-separated key=value; later keys win.\n"
+"\n"
+"-w FILE      output ('-' for standard output); an existing file is kept\n"
+"             unless --force is given, the spec file is never overwritten;\n"
+"             the file appears only when complete\n"
+"--pcapng     write pcapng instead of classic pcap (microseconds)\n"
+"Exit status: 0 written, 1 a spec could not be built, 2 usage or I/O error.\n"
+"\n"
+"Keys (defaults in parentheses):\n");
+	usage_keys(f);
+}
+
 /* Apply one key=value.  Returns 0 or -1 with a message in err. */
 static int spec_set(struct spec *s, const char *key, const char *val, char *err, size_t errlen)
 {
-	unsigned long long v;
-	int fam;
-	size_t n;
-
-#define NUM(max) do { if (parse_num(val, (max), &v)) goto bad; } while (0)
-	if (!strcmp(key, "time"))
-		s->time_set = 1;
-	if (!strcmp(key, "count")) {
-		NUM(100000000);
-		s->count = v;
-	} else if (!strcmp(key, "time")) {
-		char *dot;
-		char frac[10] = "000000000";
-
-		if (parse_num(val, ~0ull, &v) == 0) {
-			s->ts_sec = (long long)v;
-			s->ts_nsec = 0;
-		} else if ((dot = strchr(val, '.')) && dot - val < 20) {
-			char whole[24];
-
-			memcpy(whole, val, (size_t)(dot - val));
-			whole[dot - val] = '\0';
-			if (parse_num(whole, ~0ull, &v) || strlen(dot + 1) > 9 || !dot[1])
-				goto bad;
-			memcpy(frac, dot + 1, strlen(dot + 1));
-			s->ts_sec = (long long)v;
-			s->ts_nsec = strtol(frac, NULL, 10);
-		} else {
-			goto bad;
-		}
-	} else if (!strcmp(key, "step")) {
-		NUM(1000000000000ull);
-		s->step_nsec = (long long)v;
-	} else if (!strcmp(key, "snaplen")) {
-		NUM(MAX_FRAME);
-		s->snaplen = (long)v;
-	} else if (!strcmp(key, "ip-len") || !strcmp(key, "udp-len")) {
-		NUM(0xffff);
-		*(key[0] == 'i' ? &s->ip_len : &s->udp_len) = (long)v;
-	} else if (!strcmp(key, "flows")) {
-		NUM(16777216);
-		s->flow_mod = (long long)v;
-	} else if (!strcmp(key, "vni")) {
-		NUM(VXGBP_VNI_MAX);
-		s->hdr.vni = (uint32_t)v;
-	} else if (!strcmp(key, "gbp")) {
-		NUM(0xffff);
-		s->hdr.flags |= VXGBP_F_G;
-		s->hdr.group = (uint16_t)v;
-	} else if (!strcmp(key, "id")) {
-		NUM(0xffff);
-		s->hdr.group = (uint16_t)v;
-	} else if (!strcmp(key, "g") || !strcmp(key, "i") || !strcmp(key, "d") ||
-		   !strcmp(key, "a")) {
-		uint16_t bit = key[0] == 'g' ? VXGBP_F_G : key[0] == 'i' ? VXGBP_F_I
-			       : key[0] == 'd' ? VXGBP_F_D : VXGBP_F_A;
-		NUM(1);
-		if (v)
-			s->hdr.flags |= bit;
-		else
-			s->hdr.flags &= (uint16_t)~bit;
-	} else if (!strcmp(key, "flags")) {
-		NUM(0xffff);
-		s->hdr.flags = (uint16_t)v;
-	} else if (!strcmp(key, "rsvd")) {
-		NUM(0xff);
-		s->hdr.rsvd = (uint8_t)v;
-	} else if (!strcmp(key, "mark")) {
-		NUM(0xffffffffu);
-		vxgbp_mark_to_hdr(&s->hdr, (uint32_t)v, s->hdr.vni, 0);
-	} else if (!strcmp(key, "encap")) {
-		if (!strcmp(val, "vxlan"))
-			s->encap = 1;
-		else if (!strcmp(val, "none"))
-			s->encap = 0;
-		else
-			goto bad;
-	} else if (!strcmp(key, "outer-smac") || !strcmp(key, "outer-dmac") ||
-		   !strcmp(key, "inner-smac") || !strcmp(key, "inner-dmac")) {
-		struct vxgbp_eth_spec *e = key[0] == 'o' ? &s->eth : &s->ieth;
-
-		if (parse_mac(val, key[6] == 's' ? e->src : e->dst))
-			goto bad;
-	} else if (!strcmp(key, "outer-src") || !strcmp(key, "outer-dst") ||
-		   !strcmp(key, "inner-src") || !strcmp(key, "inner-dst")) {
-		struct vxgbp_ip_spec *ip = key[0] == 'o' ? &s->ip : &s->iip;
-		uint8_t a[16];
-
-		if ((fam = parse_ip(val, a)) < 0)
-			goto bad;
-		if (fam != ip->version) { /* switching family resets the other address */
-			memset(ip->src, 0, 16);
-			memset(ip->dst, 0, 16);
-			ip->version = (uint8_t)fam;
-			if (s->il4.proto == 1 || s->il4.proto == 58)
-				if (ip == &s->iip)
-					s->il4.proto = fam == 6 ? 58 : 1;
-			if (ip == &s->iip && (s->il4.proto == 58 || s->il4.proto == 1))
-				s->il4.icmp_type = fam == 6 ? 128 : 8;
-		}
-		memcpy(!strcmp(key + 6, "src") ? ip->src : ip->dst, a, 16);
-	} else if (!strcmp(key, "vlan") || !strcmp(key, "ivlan")) {
-		struct vxgbp_eth_spec *e = key[0] == 'v' ? &s->eth : &s->ieth;
-		char buf[64], *tok, *save = NULL;
-
-		if (strlen(val) >= sizeof(buf))
-			goto bad;
-		strcpy(buf, val);
-		e->n_vlan = 0;
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (e->n_vlan >= VXGBP_MAX_VLAN || parse_num(tok, 0xffff, &v))
-				goto bad;
-			e->vlan_tci[e->n_vlan++] = (uint16_t)v;
-		}
-	} else if (!strcmp(key, "qinq")) {
-		NUM(1);
-		s->eth.vlan_tpid[0] = v ? 0x88a8 : 0x8100;
-	} else if (!strcmp(key, "ittl")) {
-		NUM(255);
-		s->iip.ttl = (uint8_t)v;
-	} else if (!strcmp(key, "ttl")) {
-		NUM(255);
-		s->ip.ttl = (uint8_t)v;
-		s->ttl_zero = v == 0; /* the builder sends 0 as 64: patched after */
-	} else if (!strcmp(key, "ip-id")) {
-		NUM(0xffff);
-		s->ip.ip_id = (uint16_t)v;
-	} else if (!strcmp(key, "df")) {
-		NUM(1);
-		s->ip.dont_frag = (uint8_t)v;
-	} else if (!strcmp(key, "sport") || !strcmp(key, "dport")) {
-		NUM(0xffff);
-		*(key[0] == 's' ? &s->udp.sport : &s->udp.dport) = (uint16_t)v;
-	} else if (!strcmp(key, "csum")) {
-		if (!strcmp(val, "compute"))
-			s->udp.csum_mode = VXGBP_CSUM_COMPUTE;
-		else if (!strcmp(val, "zero"))
-			s->udp.csum_mode = VXGBP_CSUM_ZERO;
-		else if (!strcmp(val, "bad"))
-			s->udp.csum_mode = VXGBP_CSUM_BAD;
-		else
-			goto bad;
-	} else if (!strcmp(key, "ipopt") || !strcmp(key, "iipopt")) {
-		int outer = key[0] == 'i' && key[1] == 'p';
-		uint8_t *buf = outer ? s->outer_opts : s->inner_opts;
-		struct vxgbp_ip_spec *ip = outer ? &s->ip : &s->iip;
-
-		if (parse_hex(val, buf, sizeof(s->outer_opts), &n))
-			goto bad;
-		ip->options = buf;
-		ip->options_len = n;
-	} else if (!strcmp(key, "proto")) {
-		s->inner_arp = 0;
-		if (!strcmp(val, "icmp")) {
-			s->il4.proto = s->iip.version == 6 ? 58 : 1;
-			s->il4.icmp_type = s->iip.version == 6 ? 128 : 8;
-		} else if (!strcmp(val, "udp")) {
-			s->il4.proto = 17;
-			s->il4.sport = 40000;
-			s->il4.dport = 53;
-		} else if (!strcmp(val, "tcp")) {
-			s->il4.proto = 6;
-			s->il4.sport = 40000;
-			s->il4.dport = 80;
-			s->il4.tcp_flags = 0x02;
-		} else if (!strcmp(val, "arp")) {
-			s->inner_arp = 1;
-		} else {
-			goto bad;
-		}
-	} else if (!strcmp(key, "isport") || !strcmp(key, "idport")) {
-		NUM(0xffff);
-		*(key[1] == 's' ? &s->il4.sport : &s->il4.dport) = (uint16_t)v;
-	} else if (!strcmp(key, "tcp-flags")) {
-		NUM(0xff);
-		s->il4.tcp_flags = (uint8_t)v;
-	} else if (!strcmp(key, "payload")) {
-		NUM(9000);
-		s->payload = v;
-	} else {
-		snprintf(err, errlen, "unknown key '%s'", key);
+	for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
+		if (strcmp(key, spec_keys[i].name))
+			continue;
+		if (spec_keys[i].set(s, &spec_keys[i], val) == 0)
+			return 0;
+		snprintf(err, errlen, "bad value '%s' for %s", val, key);
 		return -1;
 	}
-	return 0;
-bad:
-	snprintf(err, errlen, "bad value '%s' for %s", val, key);
+	snprintf(err, errlen, "unknown key '%s'", key);
 	return -1;
-#undef NUM
 }
 
 static int spec_parse(struct spec *s, const char *text, char *err, size_t errlen)
@@ -393,30 +549,13 @@ static int spec_parse(struct spec *s, const char *text, char *err, size_t errlen
 }
 
 /* An ARP request from the inner source to the inner destination. */
-static size_t build_arp(uint8_t *b, const struct spec *s)
+static int build_arp(uint8_t *b, size_t cap, const struct spec *s)
 {
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	size_t off = 0;
+	struct vxgbp_eth_spec e = s->ieth;
 
-	memcpy(b, bcast, 6);
-	memcpy(b + 6, s->ieth.src, 6);
-	off = 12;
-	for (unsigned i = 0; i < s->ieth.n_vlan; i++) {
-		b[off] = 0x81;
-		b[off + 1] = 0x00;
-		b[off + 2] = (uint8_t)(s->ieth.vlan_tci[i] >> 8);
-		b[off + 3] = (uint8_t)s->ieth.vlan_tci[i];
-		off += 4;
-	}
-	static const uint8_t hdr[8] = { 0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 6, 4 };
-	memcpy(b + off, hdr, 8);
-	b[off + 8] = 0;
-	b[off + 9] = 1; /* request */
-	memcpy(b + off + 10, s->ieth.src, 6);
-	memcpy(b + off + 16, s->iip.src, 4);
-	memset(b + off + 20, 0, 6);
-	memcpy(b + off + 26, s->iip.dst, 4);
-	return off + 30;
+	memset(e.dst, 0xff, 6);
+	return vxgbp_arp_build(b, cap, &e, VXGBP_ARP_REQUEST, s->ieth.src, s->iip.src, NULL,
+			       s->iip.dst);
 }
 
 /* Build frame number k (0-based within the spec); returns length or <0. */
@@ -443,7 +582,7 @@ static int build(const struct spec *s0, unsigned long k, uint8_t *out, size_t ca
 	for (size_t i = 0; i < s.payload; i++)
 		pay[i] = (uint8_t)i;
 	if (s.inner_arp)
-		n = (int)build_arp(inner, &s);
+		n = build_arp(inner, sizeof(inner), &s);
 	else
 		n = vxgbp_frame_build(inner, sizeof(inner), &s.ieth, &s.iip, &s.il4, pay, s.payload);
 	if (n < 0)
@@ -491,97 +630,17 @@ static int build(const struct spec *s0, unsigned long k, uint8_t *out, size_t ca
 	return n;
 }
 
-/* ---- capture writers ---- */
-static void le16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)v;
-	b[1] = (uint8_t)(v >> 8);
-}
-
-static void le32(uint8_t *b, uint32_t v)
-{
-	le16(b, (uint16_t)v);
-	le16(b + 2, (uint16_t)(v >> 16));
-}
-
-static int write_all(FILE *f, const void *b, size_t n)
-{
-	return fwrite(b, 1, n, f) == n ? 0 : -1;
-}
-
-static int write_header(FILE *f, int pcapng)
-{
-	uint8_t h[48];
-
-	if (!pcapng) {
-		le32(h, 0xa1b2c3d4);
-		le16(h + 4, 2);
-		le16(h + 6, 4);
-		le32(h + 8, 0);
-		le32(h + 12, 0);
-		le32(h + 16, 262144);
-		le32(h + 20, VXGBP_LINK_ETHERNET);
-		return write_all(f, h, 24);
-	}
-	/* Section Header Block, then one Interface Description Block */
-	le32(h, 0x0a0d0d0a);
-	le32(h + 4, 28);
-	le32(h + 8, 0x1a2b3c4d);
-	le16(h + 12, 1);
-	le16(h + 14, 0);
-	le32(h + 16, 0xffffffff);
-	le32(h + 20, 0xffffffff);
-	le32(h + 24, 28);
-	le32(h + 28, 1);
-	le32(h + 32, 20);
-	le16(h + 36, VXGBP_LINK_ETHERNET);
-	le16(h + 38, 0);
-	le32(h + 40, 262144);
-	le32(h + 44, 20);
-	return write_all(f, h, 48);
-}
-
-static int write_record(FILE *f, int pcapng, long long sec, long nsec,
-			const uint8_t *b, uint32_t caplen, uint32_t len)
-{
-	uint8_t h[28];
-	static const uint8_t zero[4];
-
-	if (!pcapng) {
-		le32(h, (uint32_t)sec);
-		le32(h + 4, (uint32_t)(nsec / 1000));
-		le32(h + 8, caplen);
-		le32(h + 12, len);
-		return write_all(f, h, 16) || write_all(f, b, caplen);
-	}
-	uint32_t pad = (4 - caplen % 4) % 4, total = 32 + caplen + pad;
-	uint64_t us = (uint64_t)sec * 1000000u + (uint64_t)nsec / 1000;
-
-	le32(h, 6);
-	le32(h + 4, total);
-	le32(h + 8, 0);
-	le32(h + 12, (uint32_t)(us >> 32));
-	le32(h + 16, (uint32_t)us);
-	le32(h + 20, caplen);
-	le32(h + 24, len);
-	if (write_all(f, h, 28) || write_all(f, b, caplen) || write_all(f, zero, pad))
-		return -1;
-	le32(h, total);
-	return write_all(f, h, 4);
-}
-
-struct writer {
-	FILE *f;
-	int pcapng;
-	unsigned long long frames;
+/* ---- the capture ---- */
+struct gen {
+	struct pcapw w;
 	long long next_sec, next_nsec; /* the clock runs on across specs */
 };
 
-static int emit(struct writer *w, const struct spec *s, const char *where)
+static int emit(struct gen *g, const struct spec *s, const char *where)
 {
 	uint8_t frame[MAX_FRAME];
-	long long sec = s->time_set ? s->ts_sec : w->next_sec;
-	long long nsec = s->time_set ? s->ts_nsec : w->next_nsec;
+	long long sec = s->time_set ? s->ts_sec : g->next_sec;
+	long long nsec = s->time_set ? s->ts_nsec : g->next_nsec;
 
 	for (unsigned long k = 0; k < s->count; k++) {
 		int n = build(s, k, frame, sizeof(frame));
@@ -595,21 +654,18 @@ static int emit(struct writer *w, const struct spec *s, const char *where)
 		caplen = (uint32_t)n;
 		if (s->snaplen >= 0 && (uint32_t)s->snaplen < caplen)
 			caplen = (uint32_t)s->snaplen;
-		if (write_record(w->f, w->pcapng, sec, (long)nsec, frame, caplen, (uint32_t)n)) {
-			fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
-			return 2;
-		}
-		w->frames++;
+		if (pcapw_write(&g->w, sec, (uint32_t)nsec, frame, caplen, (uint32_t)n))
+			return 2; /* pcapw_close() says what went wrong */
 		nsec += s->step_nsec;
 		sec += nsec / 1000000000;
 		nsec %= 1000000000;
 	}
-	w->next_sec = sec;
-	w->next_nsec = nsec;
+	g->next_sec = sec;
+	g->next_nsec = nsec;
 	return 0;
 }
 
-static int run_spec(struct writer *w, const char *text, const char *where)
+static int run_spec(struct gen *g, const char *text, const char *where)
 {
 	struct spec s;
 	char err[256];
@@ -618,10 +674,44 @@ static int run_spec(struct writer *w, const char *text, const char *where)
 		fprintf(stderr, "%s: %s: %s\n", prog, where, err);
 		return 1;
 	}
-	return emit(w, &s, where);
+	return emit(g, &s, where);
 }
 
-int main(int argc, char **argv)
+/* Every spec of a spec file ('-': standard input), one a line. */
+static int run_specfile(struct gen *g, const char *specfile)
+{
+	FILE *sf = strcmp(specfile, "-") ? fopen(specfile, "r") : stdin;
+	char line[4096], where[4200];
+	unsigned long lineno = 0;
+	int rc = 0;
+
+	if (!sf) {
+		fprintf(stderr, "%s: %s: %s\n", prog, specfile, strerror(errno));
+		return 2;
+	}
+	while (!rc && fgets(line, sizeof(line), sf)) {
+		char *hash = strchr(line, '#');
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		snprintf(where, sizeof(where), "%s:%lu", specfile, lineno);
+		rc = run_spec(g, line, where);
+	}
+	if (sf != stdin)
+		fclose(sf);
+	return rc;
+}
+
+struct args {
+	const char *out, *specfile;
+	unsigned flags; /* PCAPW_* */
+};
+
+/* -1: go on; else the exit status. */
+static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option lopts[] = {
 		{ "pcapng", no_argument, NULL, 'n' },
@@ -630,24 +720,21 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *specfile = NULL;
-	char tmp[4096] = "";
-	struct writer w = { .next_sec = 1700000000 };
-	int c, force = 0, rc = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "w:f:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'f':
-			specfile = optarg;
+			a->specfile = optarg;
 			break;
 		case 'n':
-			w.pcapng = 1;
+			a->flags |= PCAPW_PCAPNG;
 			break;
 		case 'F':
-			force = 1;
+			a->flags |= PCAPW_FORCE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -660,80 +747,41 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!out || (!specfile && optind == argc)) {
+	if (!a->out || (!a->specfile && optind == argc)) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(out, "-")) {
-		w.f = stdout;
-	} else {
-		struct stat st;
-		int fd;
+	return -1;
+}
 
-		if (!force && stat(out, &st) == 0) {
-			fprintf(stderr, "%s: %s exists; use --force to overwrite it\n", prog, out);
-			return 2;
-		}
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", out) >= sizeof(tmp)) {
-			fprintf(stderr, "%s: %s: name too long\n", prog, out);
-			return 2;
-		}
-		if ((fd = mkstemp(tmp)) < 0 || !(w.f = fdopen(fd, "wb"))) {
-			fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
-			return 2;
-		}
-		{ /* mkstemp makes 0600; give the file the usual mode */
-			mode_t mask = umask(0);
+int main(int argc, char **argv)
+{
+	struct args a = { .flags = PCAPW_STDOUT };
+	struct gen g = { .next_sec = 1700000000 };
+	const char *inputs[2] = { NULL, NULL };
+	struct pcapw_opts o = { .linktype = VXGBP_LINK_ETHERNET, .inputs = inputs,
+				.input_noun = "the spec file" };
+	char errbuf[PCAPW_ERRBUF_SIZE];
+	int rc = parse_args(argc, argv, &a);
 
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
-		}
+	if (rc >= 0)
+		return rc;
+	inputs[0] = a.specfile;
+	o.flags = a.flags;
+	if (pcapw_open(&g.w, a.out, &o, errbuf) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, errbuf);
+		return 2;
 	}
-	if (write_header(w.f, w.pcapng)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
-		rc = 2;
-	}
-	if (!rc && specfile) {
-		FILE *sf = strcmp(specfile, "-") ? fopen(specfile, "r") : stdin;
-		char line[4096], where[4200];
-		unsigned long lineno = 0;
-
-		if (!sf) {
-			fprintf(stderr, "%s: %s: %s\n", prog, specfile, strerror(errno));
-			rc = 2;
-		}
-		while (!rc && sf && fgets(line, sizeof(line), sf)) {
-			char *hash = strchr(line, '#');
-
-			lineno++;
-			if (hash)
-				*hash = '\0';
-			if (strspn(line, " \t\r\n") == strlen(line))
-				continue;
-			snprintf(where, sizeof(where), "%s:%lu", specfile, lineno);
-			rc = run_spec(&w, line, where);
-		}
-		if (sf && sf != stdin)
-			fclose(sf);
-	}
+	rc = a.specfile ? run_specfile(&g, a.specfile) : 0;
 	for (int i = optind; !rc && i < argc; i++) {
 		char where[32];
 
 		snprintf(where, sizeof(where), "spec %d", i - optind + 1);
-		rc = run_spec(&w, argv[i], where);
+		rc = run_spec(&g, argv[i], where);
 	}
-	if (fflush(w.f) || (w.f != stdout && fclose(w.f))) {
-		fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
+	if (pcapw_close(&g.w, rc == 0, errbuf) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, errbuf);
 		rc = rc ? rc : 2;
-	}
-	if (tmp[0]) {
-		if (rc)
-			unlink(tmp);
-		else if (rename(tmp, out)) {
-			fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
-			unlink(tmp);
-			rc = 2;
-		}
 	}
 	return rc;
 }
