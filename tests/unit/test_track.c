@@ -1,0 +1,1016 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_track.c - libvxgbp's cross-frame tracker (vxgbp_track_*).
+ *
+ * Frames are built with vxgbp_frame_build()/vxgbp_vxlan_build() (ARP and
+ * non-IP inner frames by hand) and parsed with vxgbp_pkt_parse(); what the
+ * tracker must find is worked out here from the specs:
+ *   - each cross-frame rule triggered, and its near misses not, with the
+ *     hit's rule, key kind, previous frame, group and flags;
+ *   - a re-sighting already reported is not also an endpoint/flow change,
+ *     and does not update the endpoints;
+ *   - the group-to-group matrix of a small capture (destinations learned
+ *     from their own frames, later groups, plain VXLAN, ARP, non-IP),
+ *     with and without the one-frame pipeline;
+ *   - a tiny budget: the keys stored are exact, the others counted as
+ *     dropped, nothing invented, never more held than the budget;
+ *   - an allocator that fails, fini then init again, every byte given back
+ *     with the size it was asked for;
+ *   - plain VXLAN, non-VXLAN and unparsable frames counted.
+ */
+#include <stdlib.h>
+
+#include <vxgbp/vxgbp.h>
+
+#include "unit.h"
+
+#define GI (VXGBP_F_G | VXGBP_F_I)
+#define GIA (VXGBP_F_G | VXGBP_F_I | VXGBP_F_A)
+#define RB(r) VXGBP_RB(VXGBP_R_##r)
+#define NONE VXGBP_GROUP_NONE
+#define UNKNOWN VXGBP_GROUP_UNKNOWN
+
+/* ---- an allocator that keeps count ---- */
+
+#define MAXA 64
+
+struct talloc {
+	size_t held, peak;
+	unsigned n_alloc, n_free;
+	long ok_left;          /* allocations that may still succeed; < 0: any */
+	int bad_free;          /* a pointer not ours, or a size not as asked */
+	struct {
+		void *p;
+		size_t size;
+	} a[MAXA];
+};
+
+static void *t_zalloc(void *ctx, size_t size)
+{
+	struct talloc *ta = ctx;
+	void *p;
+
+	if (ta->ok_left == 0)
+		return NULL;
+	if (ta->ok_left > 0)
+		ta->ok_left--;
+	if (!(p = calloc(1, size)))
+		return NULL;
+	for (int i = 0; i < MAXA; i++) {
+		if (!ta->a[i].p) {
+			ta->a[i].p = p;
+			ta->a[i].size = size;
+			ta->held += size;
+			ta->n_alloc++;
+			if (ta->held > ta->peak)
+				ta->peak = ta->held;
+			return p;
+		}
+	}
+	free(p);
+	return NULL;
+}
+
+static void t_free(void *ctx, void *ptr, size_t size)
+{
+	struct talloc *ta = ctx;
+
+	for (int i = 0; i < MAXA; i++) {
+		if (ta->a[i].p == ptr) {
+			ta->bad_free |= ta->a[i].size != size;
+			ta->held -= ta->a[i].size;
+			ta->a[i].p = NULL;
+			ta->n_free++;
+			free(ptr);
+			return;
+		}
+	}
+	ta->bad_free = 1;
+}
+
+/* ---- frames ---- */
+
+enum { K_V4 = 0, K_V6, K_ARP, K_L2 };
+
+struct fspec {
+	uint32_t vni;
+	uint16_t flags;   /* the raw flag word */
+	uint16_t group;
+	uint8_t smac, dmac; /* last byte of the inner MACs 02:00:00:00:01:xx */
+	int kind;         /* K_V4, K_V6 (inner IP), K_ARP (request), K_L2 (0x88b5) */
+	uint8_t src, dst; /* last byte of 10.0.0.x / fd00::x (ARP: sender, target) */
+	uint8_t proto;    /* 6, 17, 1 / 58 */
+	uint16_t sport, dport; /* ICMP: echo id and sequence */
+	uint8_t tag;      /* the payload's bytes: frames otherwise alike differ */
+};
+
+struct fbuf {
+	uint8_t b[1024];
+	int len;
+	struct vxgbp_pkt p;
+};
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void mac(uint8_t *m, uint8_t last)
+{
+	static const uint8_t base[6] = { 0x02, 0, 0, 0, 0x01, 0 };
+
+	memcpy(m, base, 6);
+	m[5] = last;
+}
+
+/* The inner frame of s into in; its length. */
+static int inner_build(uint8_t *in, size_t n, const struct fspec *s)
+{
+	struct vxgbp_eth_spec eth = { 0 };
+	struct vxgbp_ip_spec ip = { 0 };
+	struct vxgbp_l4_spec l4 = { 0 };
+	uint8_t payload[40];
+
+	memset(payload, s->tag, sizeof(payload));
+	mac(eth.src, s->smac);
+	mac(eth.dst, s->dmac);
+	if (s->kind == K_ARP || s->kind == K_L2) {
+		memcpy(in, eth.dst, 6);
+		memcpy(in + 6, eth.src, 6);
+		put16(in + 12, s->kind == K_ARP ? 0x0806 : 0x88b5);
+		memset(in + 14, s->tag, 46);
+		if (s->kind == K_L2)
+			return 60;
+		put16(in + 14, 1);      /* Ethernet */
+		put16(in + 16, 0x0800); /* IPv4 */
+		in[18] = 6;
+		in[19] = 4;
+		put16(in + 20, 1);      /* request */
+		memcpy(in + 22, eth.src, 6);
+		memcpy(in + 28, (const uint8_t[4]){ 10, 0, 0, s->src }, 4);
+		memset(in + 32, 0, 6);
+		memcpy(in + 38, (const uint8_t[4]){ 10, 0, 0, s->dst }, 4);
+		return 60;
+	}
+	ip.version = s->kind == K_V6 ? 6 : 4;
+	if (ip.version == 4) {
+		memcpy(ip.src, (const uint8_t[4]){ 10, 0, 0, s->src }, 4);
+		memcpy(ip.dst, (const uint8_t[4]){ 10, 0, 0, s->dst }, 4);
+	} else {
+		ip.src[0] = ip.dst[0] = 0xfd;
+		ip.src[15] = s->src;
+		ip.dst[15] = s->dst;
+	}
+	l4.proto = s->proto;
+	l4.sport = s->sport;
+	l4.dport = s->dport;
+	l4.icmp_type = s->proto == 58 ? 128 : 8;
+	return vxgbp_frame_build(in, n, &eth, &ip, &l4, payload, sizeof(payload));
+}
+
+/* The whole frame of s, parsed; caplen 0 means all of it. */
+static void build(struct fbuf *f, const struct fspec *s, int caplen)
+{
+	struct vxgbp_eth_spec oeth = { { 2, 0, 0, 0, 0, 2 }, { 2, 0, 0, 0, 0, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec oip = { 0 };
+	struct vxgbp_l4_spec udp = { 0 };
+	struct vxgbp_hdr h = { s->flags, s->group, s->vni, 0 };
+	uint8_t in[512];
+	int n = inner_build(in, sizeof(in), s);
+
+	ck_assert_int_gt(n, 0);
+	oip.version = 4;
+	memcpy(oip.src, (const uint8_t[4]){ 192, 0, 2, 1 }, 4);
+	memcpy(oip.dst, (const uint8_t[4]){ 192, 0, 2, 2 }, 4);
+	udp.proto = 17;
+	udp.sport = 49152;
+	udp.dport = 4789;
+	f->len = vxgbp_vxlan_build(f->b, sizeof(f->b), &oeth, &oip, &udp, &h, in, (size_t)n);
+	ck_assert_int_gt(f->len, 0);
+	vxgbp_pkt_parse(&f->p, f->b, caplen ? (size_t)caplen : (size_t)f->len, (size_t)f->len,
+			NULL);
+	if (!caplen)
+		ck_assert_int_eq(f->p.err, 0);
+}
+
+/* ---- a tracker on the counting allocator ---- */
+
+struct tk {
+	struct vxgbp_track *t;
+	struct talloc a;
+	struct vxgbp_track_result r;
+	uint64_t no; /* the last frame number fed */
+};
+
+static int tk_init(struct tk *k, unsigned what, size_t budget, long ok_allocs)
+{
+	struct vxgbp_track_opts o = { what, budget, t_zalloc, t_free, &k->a };
+
+	memset(&k->a, 0, sizeof(k->a));
+	k->a.ok_left = ok_allocs;
+	k->no = 0;
+	if (!k->t)
+		k->t = malloc(vxgbp_track_size());
+	ck_assert_ptr_nonnull(k->t);
+	return vxgbp_track_init(k->t, &o);
+}
+
+static void tk_start(struct tk *k, unsigned what, size_t budget)
+{
+	k->t = NULL;
+	ck_assert_int_eq(tk_init(k, what, budget, -1), 0);
+}
+
+static void tk_stop(struct tk *k)
+{
+	vxgbp_track_fini(k->t);
+	EXPECT_EQ(k->a.held, 0);
+	EXPECT_EQ(k->a.n_alloc, k->a.n_free);
+	EXPECT(!k->a.bad_free, "freed with another size, or not ours");
+	free(k->t);
+	k->t = NULL;
+}
+
+/* Feed s as the next frame; the result in k->r, the return value back. */
+static int feed(struct tk *k, const struct fspec *s)
+{
+	struct fbuf f;
+
+	build(&f, s, 0);
+	return vxgbp_track_frame(k->t, &f.p, ++k->no, &k->r);
+}
+
+/* The one hit k->r must hold. */
+static void expect_hit(const struct tk *k, unsigned i, unsigned rule, enum vxgbp_track_key key,
+		       uint64_t prev_frame, uint16_t prev_group, uint16_t prev_flags)
+{
+	const struct vxgbp_track_hit *h = &k->r.hit[i];
+
+	EXPECT(i < k->r.n_hits, "hit %u of %u", i, k->r.n_hits);
+	EXPECT_EQ(h->rule, rule);
+	EXPECT_EQ(h->key, key);
+	EXPECT_EQ(h->prev_frame, prev_frame);
+	EXPECT_EQ(h->prev_group, prev_group);
+	EXPECT_EQ(h->prev_flags, prev_flags);
+	EXPECT(k->r.findings & VXGBP_RB(rule), "rule %u not in findings", rule);
+}
+
+static void expect_none(const struct tk *k)
+{
+	EXPECT_EQ(k->r.n_hits, 0);
+	EXPECT_EQ(k->r.findings, 0);
+}
+
+/* A TCP frame from endpoint src to dst in VNI 100. */
+static struct fspec tcp(uint8_t src, uint8_t dst, uint16_t flags, uint16_t group, uint8_t tag)
+{
+	struct fspec s = { 100, flags, group, src, dst, K_V4, src, dst, 6, 40000, 80, tag };
+
+	return s;
+}
+
+/* ---- the re-sighting rules ---- */
+
+START_TEST(test_reapplied)
+{
+	static const struct {
+		const char *name;
+		uint16_t f1, g1, f2, g2;
+		int rule; /* 0: no re-sighting finding */
+	} cases[] = {
+		{ "A on both, new ID", GIA, 100, GIA, 200, VXGBP_R_POLICY_REAPPLIED },
+		{ "A only now, new ID", GI, 100, GIA, 200, VXGBP_R_POLICY_REAPPLIED },
+		{ "A then cleared, new ID", GIA, 100, GI, 200, VXGBP_R_A_CLEARED },
+		{ "A then cleared, same ID", GIA, 100, GI, 100, VXGBP_R_A_CLEARED },
+		{ "A then plain VXLAN", GIA, 100, VXGBP_F_I, 0, VXGBP_R_A_CLEARED },
+		{ "A on both, same ID", GIA, 100, GIA, 100, 0 },
+		{ "no A, same ID", GI, 100, GI, 100, 0 },
+		{ "plain VXLAN, then A", VXGBP_F_I, 0, GIA, 200, 0 },
+		{ "A without G, then G", VXGBP_F_I | VXGBP_F_A, 0, GI, 200, 0 },
+	};
+	struct tk k;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fspec a = tcp(1, 2, cases[i].f1, cases[i].g1, 7);
+		struct fspec b = tcp(1, 2, cases[i].f2, cases[i].g2, 7);
+
+		CTX("%s", cases[i].name);
+		tk_start(&k, VXGBP_TRACK_RULES, 0);
+		EXPECT_EQ(feed(&k, &a), 0);
+		expect_none(&k);
+		EXPECT_EQ(feed(&k, &b), 0);
+		if (cases[i].rule) {
+			EXPECT_EQ(k.r.n_hits, 1);
+			EXPECT_EQ(k.r.findings, VXGBP_RB(cases[i].rule));
+			expect_hit(&k, 0, (unsigned)cases[i].rule, VXGBP_KEY_FRAME, 1, cases[i].g1,
+				   cases[i].f1);
+		} else {
+			/* no re-sighting finding; the same flow, same ID (or a
+			 * first GBP sighting): no change either */
+			expect_none(&k);
+		}
+		tk_stop(&k);
+	}
+}
+END_TEST
+
+START_TEST(test_resighting_details)
+{
+	struct fspec a = tcp(1, 2, GI, 100, 7), b = tcp(1, 2, GI, 200, 7);
+	struct fspec c, d;
+	struct tk k;
+
+	/* The same inner frame, no A, another ID: not a re-sighting finding,
+	 * so the endpoint and flow rules judge it: MAC, IP, flow in order. */
+	CTX("re-sighting without A");
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	feed(&k, &a);
+	feed(&k, &b);
+	EXPECT_EQ(k.r.n_hits, 3);
+	EXPECT_EQ(k.r.findings, RB(GROUP_CONFLICT) | RB(FLOW_GROUP_CHANGE));
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 1, 100, GI);
+	expect_hit(&k, 1, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 1, 100, GI);
+	expect_hit(&k, 2, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, 1, 100, GI);
+	tk_stop(&k);
+
+	/* A re-sighting reported is not also a change, and does not teach
+	 * the endpoints: the next frame of that source is judged against
+	 * frame 1. */
+	CTX("reported re-sighting");
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	a.flags = GIA;
+	feed(&k, &a);
+	feed(&k, &b); /* A cleared, ID 100 -> 200 */
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_A_CLEARED, VXGBP_KEY_FRAME, 1, 100, GIA);
+	c = tcp(1, 3, GI, 200, 8); /* another destination: another flow */
+	feed(&k, &c);
+	EXPECT_EQ(k.r.n_hits, 2);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 1, 100, GIA);
+	expect_hit(&k, 1, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 1, 100, GIA);
+	tk_stop(&k);
+
+	/* The cache is per VNI and per byte: another VNI, or one byte more,
+	 * is another frame. */
+	CTX("other VNI, other bytes");
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	feed(&k, &a); /* A=1, ID 100 */
+	c = a;
+	c.vni = 101;
+	c.group = 200;
+	feed(&k, &c);
+	expect_none(&k);
+	d = a;
+	d.tag = 9;
+	d.group = 200;
+	feed(&k, &d); /* not the same frame: a change of the endpoint and flow */
+	EXPECT_EQ(k.r.findings, RB(GROUP_CONFLICT) | RB(FLOW_GROUP_CHANGE));
+	EXPECT_EQ(k.r.n_hits, 3);
+	tk_stop(&k);
+
+	/* Re-sightings of frames cut short: the captured bytes are compared. */
+	CTX("cut short");
+	{
+		struct fbuf f1, f2;
+
+		tk_start(&k, VXGBP_TRACK_RULES, 0);
+		a.flags = GIA;
+		build(&f1, &a, 90);
+		EXPECT(f1.p.have & VXGBP_HAVE_INNER_L2, "inner Ethernet of a cut frame");
+		EXPECT_EQ(vxgbp_track_frame(k.t, &f1.p, 1, &k.r), 0);
+		b.flags = GIA;
+		build(&f2, &b, 90);
+		EXPECT_EQ(vxgbp_track_frame(k.t, &f2.p, 2, &k.r), 0);
+		expect_hit(&k, 0, VXGBP_R_POLICY_REAPPLIED, VXGBP_KEY_FRAME, 1, 100, GIA);
+		tk_stop(&k);
+	}
+}
+END_TEST
+
+/* The frame seen whole and then as a VXLAN payload alone (a socket's
+ * view): the same inner bytes, the same re-sighting. */
+START_TEST(test_entry_points)
+{
+	struct fspec a = tcp(1, 2, GIA, 100, 7), b = tcp(1, 2, GIA, 200, 7);
+	struct fbuf f;
+	struct vxgbp_pkt p;
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	build(&f, &a, 0);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f.p, 1, &k.r), 0);
+	build(&f, &b, 0);
+	EXPECT_EQ(vxgbp_pkt_parse_vxlan(&p, f.b + f.p.vxlan_off,
+					(size_t)(f.len - f.p.vxlan_off),
+					(size_t)(f.len - f.p.vxlan_off), NULL), 0);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &p, 2, &k.r), 0);
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_POLICY_REAPPLIED, VXGBP_KEY_FRAME, 1, 100, GIA);
+	tk_stop(&k);
+}
+END_TEST
+
+/* ---- endpoints and flows ---- */
+
+START_TEST(test_group_conflict)
+{
+	struct fspec s;
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	s = tcp(1, 2, GI, 100, 1);
+	feed(&k, &s);
+	expect_none(&k);
+	s = tcp(1, 3, GI | VXGBP_F_D, 200, 2); /* other flow, new ID */
+	EXPECT_EQ(feed(&k, &s), 0);
+	EXPECT_EQ(k.r.n_hits, 2);
+	EXPECT_EQ(k.r.findings, RB(GROUP_CONFLICT));
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 1, 100, GI);
+	expect_hit(&k, 1, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 1, 100, GI);
+	s = tcp(1, 4, GI, 200, 3); /* the ID it now has: nothing */
+	feed(&k, &s);
+	expect_none(&k);
+	/* the endpoint in another VNI is another endpoint */
+	s = tcp(1, 4, GI, 300, 4);
+	s.vni = 7;
+	feed(&k, &s);
+	expect_none(&k);
+	/* plain VXLAN teaches nothing: G clear, then the old ID again */
+	s = tcp(1, 5, VXGBP_F_I, 0, 5);
+	feed(&k, &s);
+	expect_none(&k);
+	s = tcp(1, 6, GI, 200, 6);
+	feed(&k, &s);
+	expect_none(&k);
+	/* the MAC alone moves: a new IP behind the same MAC */
+	s = tcp(1, 2, GI, 500, 7);
+	s.src = 9;
+	feed(&k, &s); /* frame 7 */
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 6, 200, GI);
+	/* an ARP sender is the IP endpoint of that address */
+	s = (struct fspec){ 100, GI, 600, 20, 0xff, K_ARP, 9, 1, 0, 0, 0, 8 };
+	feed(&k, &s); /* frame 8: 10.0.0.9 was ID 500 at frame 7 */
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 7, 500, GI);
+	/* a non-IP inner frame: the MAC only */
+	s = (struct fspec){ 100, GI, 700, 20, 21, K_L2, 0, 0, 0, 0, 0, 9 };
+	feed(&k, &s);
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 8, 600, GI);
+	/* IPv6 endpoints */
+	s = tcp(30, 31, GI, 100, 10);
+	s.kind = K_V6;
+	feed(&k, &s); /* frame 10 */
+	s.group = 101;
+	s.dst = 32;
+	feed(&k, &s);
+	EXPECT_EQ(k.r.n_hits, 2);
+	expect_hit(&k, 1, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 10, 100, GI);
+	tk_stop(&k);
+}
+END_TEST
+
+START_TEST(test_flow_change)
+{
+	struct fspec s;
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	s = tcp(1, 2, GI, 100, 1);
+	feed(&k, &s); /* frame 1: flow 1>2 */
+	s = tcp(1, 3, GI, 200, 2);
+	feed(&k, &s); /* frame 2: the endpoint to 200 (a conflict) */
+	EXPECT_EQ(k.r.findings, RB(GROUP_CONFLICT));
+	s = tcp(1, 2, GI, 200, 3);
+	feed(&k, &s); /* frame 3: the endpoint agrees, flow 1>2 changed */
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, 1, 100, GI);
+	/* other ports, other protocol: other flows */
+	s = tcp(1, 2, GI, 200, 4);
+	s.sport = 40001;
+	feed(&k, &s);
+	s.group = 200;
+	s.proto = 17;
+	s.sport = 40000;
+	feed(&k, &s);
+	expect_none(&k);
+	/* ICMP: no ports in the key (echo id and sequence differ) */
+	s = tcp(1, 2, GI, 200, 5);
+	s.proto = 1;
+	s.sport = 1;
+	s.dport = 1;
+	feed(&k, &s); /* frame 6 */
+	s = tcp(1, 8, GI, 300, 6);
+	feed(&k, &s); /* frame 7: the endpoint to 300 */
+	s = tcp(1, 2, GI, 300, 7);
+	s.proto = 1;
+	s.sport = 2;
+	s.dport = 9;
+	feed(&k, &s);
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, 6, 200, GI);
+	tk_stop(&k);
+}
+END_TEST
+
+/* ---- the matrix ---- */
+
+struct mframe {
+	struct fspec s;
+	int wire; /* filled in: the frame's length */
+};
+
+/* A small capture (VNI 100 unless said):
+ *   A 10.0.0.1 (0x100), B .2 (0x200 at first, 0x300 later), C .3 (never
+ *   sends), D .4 (plain VXLAN only), E .5 (ARP only, 0x500), F (non-IP). */
+static struct mframe cap[] = {
+	{ { 100, GI, 0x100, 1, 2, K_V4, 1, 2, 6, 1000, 80, 1 }, 0 },  /* A > B */
+	{ { 100, GI, 0x100, 1, 2, K_V4, 1, 2, 6, 1000, 80, 2 }, 0 },  /* A > B */
+	{ { 100, GI, 0x200, 2, 1, K_V4, 2, 1, 6, 80, 1000, 3 }, 0 },  /* B > A */
+	{ { 100, GI, 0x100, 1, 3, K_V4, 1, 3, 17, 5, 53, 4 }, 0 },    /* A > C */
+	{ { 100, VXGBP_F_I, 0, 4, 1, K_V4, 4, 1, 17, 6, 7, 5 }, 0 },  /* D > A, plain */
+	{ { 200, GI, 0x100, 1, 2, K_V4, 1, 2, 6, 1000, 80, 6 }, 0 },  /* A > B in VNI 200 */
+	{ { 100, GI, 0x100, 1, 0xff, K_ARP, 1, 5, 0, 0, 0, 7 }, 0 },  /* A asks for E */
+	{ { 100, GI, 0x500, 5, 1, K_ARP, 5, 1, 0, 0, 0, 8 }, 0 },     /* E asks for A */
+	{ { 100, GI, 0x100, 1, 6, K_L2, 0, 0, 0, 0, 0, 9 }, 0 },      /* A > F, non-IP */
+	{ { 100, GI, 0x600, 6, 1, K_L2, 0, 0, 0, 0, 0, 10 }, 0 },     /* F > A, non-IP */
+	{ { 100, GI, 0x300, 2, 1, K_V4, 2, 1, 6, 80, 1000, 11 }, 0 }, /* B > A, new ID */
+};
+#define NCAP (sizeof(cap) / sizeof(cap[0]))
+
+/* Frames of a non-VXLAN kind fed too: a DNS query, a cut outer header. */
+static int other_frames(struct tk *k, int *wire)
+{
+	struct vxgbp_eth_spec eth = { { 2, 0, 0, 0, 0, 2 }, { 2, 0, 0, 0, 0, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec ip = { 0 };
+	struct vxgbp_l4_spec l4 = { 0 };
+	uint8_t b[128], pl[20] = { 0 };
+	struct vxgbp_pkt p;
+	int n;
+
+	ip.version = 4;
+	ip.src[0] = ip.dst[0] = 10;
+	l4.proto = 17;
+	l4.sport = 5353;
+	l4.dport = 53;
+	n = vxgbp_frame_build(b, sizeof(b), &eth, &ip, &l4, pl, sizeof(pl));
+	ck_assert_int_gt(n, 0);
+	EXPECT_EQ(vxgbp_pkt_parse(&p, b, (size_t)n, (size_t)n, NULL), 0);
+	EXPECT_EQ(vxgbp_track_frame(k->t, &p, ++k->no, NULL), 0);
+	EXPECT(vxgbp_pkt_parse(&p, b, 20, (size_t)n, NULL) < 0, "a cut frame parses");
+	EXPECT_EQ(vxgbp_track_frame(k->t, &p, ++k->no, NULL), 0);
+	*wire = 2 * n;
+	return 2;
+}
+
+static void check_matrix(unsigned what)
+{
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count v[8], g[8];
+	struct vxgbp_track_cell c[16];
+	uint64_t bytes = 0;
+	int w[NCAP], other_wire, n;
+	struct tk k;
+
+	tk_start(&k, what, 0);
+	for (size_t i = 0; i < NCAP; i++) {
+		struct fbuf f;
+
+		build(&f, &cap[i].s, 0);
+		w[i] = f.len;
+		bytes += (uint64_t)f.len;
+		EXPECT_EQ(vxgbp_track_frame(k.t, &f.p, ++k.no, &k.r), 0);
+	}
+	other_frames(&k, &other_wire);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, NCAP + 2);
+	EXPECT_EQ(s.bytes, bytes + (uint64_t)other_wire);
+	EXPECT_EQ(s.vxlan, NCAP);
+	EXPECT_EQ(s.gbp, NCAP - 1);
+	EXPECT_EQ(s.other, 2);
+	EXPECT_EQ(s.unparsed, 1);
+	EXPECT_EQ(s.vnis, 2);
+	EXPECT_EQ(s.groups, 6);
+	EXPECT_EQ(s.full, 0);
+	EXPECT_EQ(s.mem, k.a.held);
+
+	n = vxgbp_track_vnis(k.t, v, s.vnis);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(v[0].key, 100);
+	EXPECT_EQ(v[0].frames, NCAP - 1);
+	EXPECT_EQ(v[0].bytes, bytes - (uint64_t)w[5]);
+	EXPECT_EQ(v[1].key, 200);
+	EXPECT_EQ(v[1].bytes, w[5]);
+
+	n = vxgbp_track_groups(k.t, g, s.groups);
+	EXPECT_EQ(n, 6);
+	EXPECT_EQ(g[0].key, 0x100);
+	EXPECT_EQ(g[0].frames, 6);
+	EXPECT_EQ(g[0].bytes, w[0] + w[1] + w[3] + w[5] + w[6] + w[8]);
+	EXPECT_EQ(g[1].key, 0x200);
+	EXPECT_EQ(g[2].key, 0x300);
+	EXPECT_EQ(g[3].key, 0x500);
+	EXPECT_EQ(g[4].key, 0x600);
+	EXPECT_EQ(g[5].key, NONE);
+	EXPECT_EQ(g[5].bytes, w[4]);
+
+	/* B's group is the last one it sent with (0x300); C never sent; B in
+	 * VNI 200 never sent there; ARP targets and MACs are endpoints too. */
+	n = vxgbp_track_matrix(k.t, c, s.pairs);
+	EXPECT_EQ(n, 9);
+	{
+		static const uint32_t want[][3] = {
+			{ 0x100, 0x300, 2 }, { 0x100, 0x500, 1 }, { 0x100, 0x600, 1 },
+			{ 0x100, UNKNOWN, 2 }, { 0x200, 0x100, 1 }, { 0x300, 0x100, 1 },
+			{ 0x500, 0x100, 1 }, { 0x600, 0x100, 1 }, { NONE, 0x100, 1 },
+		};
+		for (int i = 0; i < 9; i++) {
+			CTX("matrix %u cell %d", what, i);
+			EXPECT_EQ(c[i].src, want[i][0]);
+			EXPECT_EQ(c[i].dst, want[i][1]);
+			EXPECT_EQ(c[i].frames, want[i][2]);
+		}
+	}
+	EXPECT_EQ(c[0].bytes, w[0] + w[1]);
+	EXPECT_EQ(c[3].bytes, w[3] + w[5]);
+	EXPECT_EQ(c[8].bytes, w[4]);
+	/* ten (source group, VNI, destination) pairs made the nine cells */
+	EXPECT_EQ(s.pairs, 10);
+	n = vxgbp_track_matrix(k.t, c, s.pairs - 1);
+	EXPECT_EQ(n, VXGBP_E_NOSPACE);
+	EXPECT_EQ(vxgbp_track_vnis(k.t, v, 1), VXGBP_E_NOSPACE);
+	EXPECT_EQ(vxgbp_track_groups(k.t, g, 5), VXGBP_E_NOSPACE);
+	tk_stop(&k);
+}
+
+START_TEST(test_matrix)
+{
+	CTX("matrix, pipelined");
+	check_matrix(VXGBP_TRACK_MATRIX);
+	CTX("matrix with the rules");
+	check_matrix(VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES);
+}
+END_TEST
+
+/* The summary of a pipelined tracker is never a frame behind, and reading
+ * twice changes nothing. */
+START_TEST(test_pipeline_flush)
+{
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count v[2];
+	struct vxgbp_track_cell c[2];
+	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(2, 1, GI, 200, 2);
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_MATRIX, 0);
+	feed(&k, &a);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.vnis, 1);
+	EXPECT_EQ(s.pairs, 1);
+	EXPECT_EQ(vxgbp_track_vnis(k.t, v, 1), 1);
+	EXPECT_EQ(v[0].frames, 1);
+	EXPECT_EQ(vxgbp_track_matrix(k.t, c, 1), 1);
+	EXPECT_EQ(c[0].dst, UNKNOWN);
+	feed(&k, &b); /* B speaks: A > B now resolves */
+	EXPECT_EQ(vxgbp_track_matrix(k.t, c, 2), 2);
+	EXPECT_EQ(c[0].src, 100);
+	EXPECT_EQ(c[0].dst, 200);
+	EXPECT_EQ(c[1].dst, 100);
+	EXPECT_EQ(vxgbp_track_vnis(k.t, v, 1), 1);
+	EXPECT_EQ(v[0].frames, 2);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, 2);
+	EXPECT_EQ(s.endpoints, 2);
+	tk_stop(&k);
+}
+END_TEST
+
+/* ---- budget and allocator ---- */
+
+/* The fixed part of a tracker doing `what`: what it holds before any frame. */
+static size_t fixed_part(unsigned what)
+{
+	struct vxgbp_track_summary s;
+	struct tk k;
+
+	tk_start(&k, what, 0);
+	vxgbp_track_summary(k.t, &s);
+	tk_stop(&k);
+	return s.mem;
+}
+
+/* Source i: its own MAC, IP and flow. */
+static struct fspec source(int i, uint16_t group)
+{
+	struct fspec s = tcp((uint8_t)i, 250, GI, group, (uint8_t)i);
+
+	s.kind = K_V6; /* 200 sources */
+	return s;
+}
+
+#define TAB1 (64 * 64 + 63) /* the first table: 64 slots of 64 bytes, aligned */
+
+START_TEST(test_budget_rules)
+{
+	size_t fixed = fixed_part(VXGBP_TRACK_RULES);
+	struct vxgbp_track_summary s;
+	struct fspec x;
+	struct tk k;
+	int rc;
+
+	EXPECT(fixed >= (size_t)65536 * 24, "fixed part %zu: the re-sighting cache", fixed);
+	/* room for one table: the endpoints get it (the first key is a MAC),
+	 * the flows none; 48 keys (3/4 of 64): sources 1-24 */
+	tk_start(&k, VXGBP_TRACK_RULES, fixed + TAB1);
+	for (int i = 1; i <= 200; i++) {
+		x = source(i, 100);
+		rc = feed(&k, &x);
+		EXPECT_EQ(rc, VXGBP_E_NOSPACE);
+		EXPECT_EQ(k.r.full, i <= 24 ? VXGBP_TRACK_FULL_FLOWS
+			  : VXGBP_TRACK_FULL_FLOWS | VXGBP_TRACK_FULL_ENDPOINTS);
+		expect_none(&k);
+	}
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.endpoints, 48);
+	EXPECT_EQ(s.dropped_endpoints, 2 * 200 - 48);
+	EXPECT_EQ(s.flows, 0);
+	EXPECT_EQ(s.dropped_flows, 200);
+	EXPECT_EQ(s.full, VXGBP_TRACK_FULL_ENDPOINTS | VXGBP_TRACK_FULL_FLOWS);
+	EXPECT_EQ(s.frames, 200);
+	EXPECT(s.mem <= fixed + TAB1 && k.a.peak <= fixed + TAB1, "held %zu, peak %zu",
+	       s.mem, k.a.peak);
+	/* a stored source still conflicts; an unstored one finds nothing */
+	x = source(24, 200);
+	x.dst = 251;
+	feed(&k, &x);
+	EXPECT_EQ(k.r.n_hits, 2);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 24, 100, GI);
+	expect_hit(&k, 1, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, 24, 100, GI);
+	x = source(25, 200);
+	x.dst = 251;
+	feed(&k, &x);
+	expect_none(&k);
+	/* the re-sighting cache is fixed: it works whatever the budget */
+	x = source(150, 100);
+	x.flags = GIA;
+	x.tag = 150;
+	feed(&k, &x);
+	x.group = 300;
+	feed(&k, &x);
+	EXPECT_EQ(k.r.n_hits, 1);
+	expect_hit(&k, 0, VXGBP_R_POLICY_REAPPLIED, VXGBP_KEY_FRAME, k.no - 1, 100, GIA);
+	tk_stop(&k);
+
+	/* room for the tables to grow once (64 -> 128 slots while holding 64) */
+	tk_start(&k, VXGBP_TRACK_RULES, fixed + 2 * TAB1 + (128 * 64 + 63));
+	for (int i = 1; i <= 200; i++) {
+		x = source(i, 100);
+		feed(&k, &x);
+	}
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.endpoints + s.dropped_endpoints, 400);
+	EXPECT_EQ(s.flows + s.dropped_flows, 200);
+	EXPECT_EQ(s.endpoints, 96);
+	EXPECT_EQ(s.flows, 48);
+	EXPECT(k.a.peak <= fixed + 2 * TAB1 + (128 * 64 + 63), "peak %zu", k.a.peak);
+	tk_stop(&k);
+
+	/* no room for the fixed part */
+	k.t = NULL;
+	EXPECT_EQ(tk_init(&k, VXGBP_TRACK_RULES, fixed - 1, -1), VXGBP_E_NOSPACE);
+	EXPECT_EQ(k.a.held, 0);
+	vxgbp_track_fini(k.t); /* not started: nothing */
+	free(k.t);
+}
+END_TEST
+
+START_TEST(test_budget_matrix)
+{
+	size_t fixed = fixed_part(VXGBP_TRACK_MATRIX);
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count v[2], g[2];
+	struct vxgbp_track_cell c[2];
+	uint64_t bytes = 0;
+	struct tk k;
+
+	/* one table: the VNIs (the first key applied), no pairs, no endpoints */
+	tk_start(&k, VXGBP_TRACK_MATRIX, fixed + TAB1);
+	for (int i = 1; i <= 50; i++) {
+		struct fspec x = source(i, 100);
+		struct fbuf f;
+
+		build(&f, &x, 0);
+		bytes += (uint64_t)f.len;
+		vxgbp_track_frame(k.t, &f.p, ++k.no, &k.r);
+		/* the pipeline: the full keys reported are the frame before's */
+		EXPECT_EQ(k.r.full, i == 1 ? 0
+			  : VXGBP_TRACK_FULL_PAIRS | VXGBP_TRACK_FULL_ENDPOINTS);
+	}
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.vnis, 1);
+	EXPECT_EQ(s.dropped_vnis, 0);
+	EXPECT_EQ(s.pairs, 0);
+	EXPECT_EQ(s.dropped_pairs, 50);
+	EXPECT_EQ(s.dropped_pair_bytes, bytes);
+	EXPECT_EQ(s.endpoints, 0);
+	EXPECT_EQ(s.dropped_endpoints, 50);
+	EXPECT_EQ(s.full, VXGBP_TRACK_FULL_PAIRS | VXGBP_TRACK_FULL_ENDPOINTS);
+	EXPECT_EQ(vxgbp_track_vnis(k.t, v, 2), 1);
+	EXPECT_EQ(v[0].frames, 50);
+	EXPECT_EQ(v[0].bytes, bytes);
+	EXPECT_EQ(vxgbp_track_groups(k.t, g, 2), 1); /* counters are fixed */
+	EXPECT_EQ(g[0].frames, 50);
+	EXPECT_EQ(vxgbp_track_matrix(k.t, c, 2), 0); /* no cell made up */
+	tk_stop(&k);
+}
+END_TEST
+
+START_TEST(test_alloc_fails)
+{
+	struct vxgbp_track_summary s;
+	struct fspec x;
+	struct tk k = { 0 };
+
+	/* not even the fixed part */
+	EXPECT_EQ(tk_init(&k, VXGBP_TRACK_RULES, 0, 0), VXGBP_E_NOSPACE);
+	EXPECT_EQ(k.a.n_alloc, 0);
+	/* the fixed part only: every key dropped, frames still counted */
+	EXPECT_EQ(tk_init(&k, VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX, 0, 1), 0);
+	for (int i = 1; i <= 10; i++) {
+		x = source(i, 100);
+		EXPECT_EQ(feed(&k, &x), VXGBP_E_NOSPACE);
+	}
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, 10);
+	EXPECT_EQ(s.gbp, 10);
+	EXPECT_EQ(s.endpoints + s.flows + s.pairs + s.vnis, 0);
+	EXPECT_EQ(s.dropped_endpoints, 30); /* MAC, IP and the matrix's source */
+	EXPECT_EQ(s.dropped_flows, 10);
+	EXPECT_EQ(s.dropped_vnis, 10);
+	EXPECT_EQ(s.dropped_pairs, 10);
+	tk_stop(&k);
+
+	/* the fixed part and one table: growth fails at 48 keys; the stored
+	 * keys keep working */
+	EXPECT_EQ(tk_init(&k, VXGBP_TRACK_RULES, 0, 2), 0);
+	for (int i = 1; i <= 40; i++) {
+		x = source(i, 100);
+		feed(&k, &x);
+	}
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.endpoints, 48);
+	EXPECT_EQ(s.dropped_endpoints, 80 - 48);
+	EXPECT_EQ(s.flows, 0);
+	x = source(3, 200);
+	x.dst = 251;
+	feed(&k, &x);
+	EXPECT_EQ(k.r.n_hits, 2);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 3, 100, GI);
+	tk_stop(&k);
+}
+END_TEST
+
+START_TEST(test_fini_init)
+{
+	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(1, 3, GI, 200, 2);
+	struct vxgbp_track_summary s;
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX, 0);
+	feed(&k, &a);
+	feed(&k, &b);
+	EXPECT_EQ(k.r.n_hits, 2);
+	vxgbp_track_fini(k.t);
+	EXPECT_EQ(k.a.held, 0);
+	vxgbp_track_fini(k.t); /* twice: nothing */
+	EXPECT_EQ(vxgbp_track_frame(k.t, &(struct vxgbp_pkt){ 0 }, 1, &k.r), VXGBP_E_INVAL);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, 0);
+	/* again, fresh: the same frames, the same finding, nothing of before */
+	EXPECT_EQ(tk_init(&k, VXGBP_TRACK_RULES, 0, -1), 0);
+	feed(&k, &b);
+	expect_none(&k);
+	feed(&k, &a);
+	EXPECT_EQ(k.r.n_hits, 2);
+	expect_hit(&k, 0, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, 1, 200, GI);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, 2);
+	EXPECT_EQ(s.groups, 0); /* no matrix this time */
+	tk_stop(&k);
+}
+END_TEST
+
+START_TEST(test_api_errors)
+{
+	struct vxgbp_track_opts o = { VXGBP_TRACK_RULES, 0, t_zalloc, t_free, NULL };
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_result r;
+	struct talloc ta = { 0 };
+	struct vxgbp_track *t = malloc(vxgbp_track_size());
+	struct fspec a = tcp(1, 2, GI, 100, 1);
+	struct fbuf f;
+
+	ck_assert_ptr_nonnull(t);
+	o.ctx = &ta;
+	ta.ok_left = -1;
+	EXPECT_EQ(vxgbp_track_init(NULL, &o), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_init(t, NULL), VXGBP_E_INVAL);
+	o.what = 0;
+	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
+	o.what = 4;
+	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
+	o.what = VXGBP_TRACK_MATRIX;
+	o.zalloc = NULL;
+	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
+	o.zalloc = t_zalloc;
+	o.free = NULL;
+	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
+	EXPECT_EQ(ta.n_alloc, 0);
+	vxgbp_track_fini(t);
+	vxgbp_track_summary(t, &s);
+	EXPECT_EQ(s.mem, 0);
+	EXPECT_EQ(vxgbp_track_vnis(t, NULL, 0), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_groups(NULL, NULL, 0), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_matrix(t, NULL, 0), VXGBP_E_INVAL);
+	o.free = t_free;
+	EXPECT_EQ(vxgbp_track_init(t, &o), 0);
+	build(&f, &a, 0);
+	EXPECT_EQ(vxgbp_track_frame(t, &f.p, 0, &r), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_frame(t, NULL, 1, &r), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_frame(NULL, &f.p, 1, &r), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_frame(t, &f.p, 1, NULL), 0);
+	EXPECT_EQ(vxgbp_track_frame(t, &f.p, 2, &r), 0);
+	EXPECT_EQ(r.findings, 0); /* RULES off */
+	vxgbp_track_summary(t, &s);
+	EXPECT_EQ(s.frames, 2);
+	EXPECT_EQ(s.flows, 0);
+	EXPECT_EQ(s.vnis, 1);
+	EXPECT_EQ(vxgbp_track_vnis(t, NULL, 0), VXGBP_E_NOSPACE);
+	vxgbp_track_fini(t);
+	EXPECT_EQ(ta.held, 0);
+	EXPECT(!ta.bad_free, "bad free");
+	free(t);
+}
+END_TEST
+
+/* Plain VXLAN, non-VXLAN, unparsable frames, a VXLAN frame cut in its
+ * inner frame: each counted where it belongs. */
+START_TEST(test_counts)
+{
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count g[4];
+	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(1, 2, VXGBP_F_I, 0, 2);
+	struct fbuf f;
+	int wire;
+	struct tk k;
+
+	tk_start(&k, VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES, 0);
+	feed(&k, &a);
+	feed(&k, &b);
+	expect_none(&k);
+	build(&f, &a, 42 + 8 + 10); /* VXLAN, inner Ethernet cut */
+	EXPECT(f.p.err != 0 && (f.p.have & VXGBP_HAVE_VXLAN), "cut in the inner frame");
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f.p, ++k.no, &k.r), 0);
+	expect_none(&k);
+	other_frames(&k, &wire);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.frames, 5);
+	EXPECT_EQ(s.vxlan, 3);
+	EXPECT_EQ(s.gbp, 2);
+	EXPECT_EQ(s.other, 2);
+	EXPECT_EQ(s.unparsed, 1);
+	EXPECT_EQ(s.endpoints, 2); /* MAC and IP of the one whole GBP frame */
+	EXPECT_EQ(s.flows, 1);
+	EXPECT_EQ(vxgbp_track_groups(k.t, g, 4), 2);
+	EXPECT_EQ(g[0].key, 100);
+	EXPECT_EQ(g[0].frames, 2);
+	EXPECT_EQ(g[1].key, NONE);
+	EXPECT_EQ(g[1].frames, 1);
+	tk_stop(&k);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("track");
+	TCase *tc = unit_tcase(s, "rules");
+
+	tcase_add_test(tc, test_reapplied);
+	tcase_add_test(tc, test_resighting_details);
+	tcase_add_test(tc, test_entry_points);
+	tcase_add_test(tc, test_group_conflict);
+	tcase_add_test(tc, test_flow_change);
+	tc = unit_tcase(s, "matrix");
+	tcase_add_test(tc, test_matrix);
+	tcase_add_test(tc, test_pipeline_flush);
+	tcase_add_test(tc, test_counts);
+	tc = unit_tcase(s, "memory");
+	tcase_add_test(tc, test_budget_rules);
+	tcase_add_test(tc, test_budget_matrix);
+	tcase_add_test(tc, test_alloc_fails);
+	tcase_add_test(tc, test_fini_init);
+	tcase_add_test(tc, test_api_errors);
+	return unit_run(s, "track");
+}
