@@ -44,7 +44,10 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "pcap_writer.h"
+
 #define MAX_FRAME 2048
+#define ETH_MIN 60 /* the shortest Ethernet frame, FCS not counted */
 #define EXIT_FAIL 4
 #define EXIT_NOANSWER 1
 #define EXIT_USAGE 2
@@ -82,12 +85,12 @@ struct ctx {
 	uint8_t target_ip[4], target_mac[6];
 	int have_target_mac;
 	int timeout_ms;
-	FILE *wpcap, *rpcap;      /* -w probe frames, -W frames received */
+	int write_only;           /* -w: the probe frames to a capture, nothing sent */
+	struct pcapw wp, rp;      /* -w probe frames, -W frames received */
 	int verbose;
 	struct probe p[P__COUNT];
 	unsigned long long rx, rx_bad;
 	int arp_replies;          /* answers to our ARP for TARGET */
-	struct vxgbp_parse_opts popts; /* our and the VTEP's port are VXLAN */
 };
 
 static const char *prog = "gbpprobe";
@@ -119,6 +122,9 @@ static void usage(FILE *f)
 "                     sending them (nothing is judged)\n"
 "  -W FILE            write every frame received to FILE (as seen on our\n"
 "                     port, outer headers rebuilt), e.g. for gbpdump --check\n"
+"  --force            let -w / -W replace an existing file (without it, an\n"
+"                     existing FILE is kept and gbpprobe exits with 2); the\n"
+"                     file appears only when complete\n"
 "  --json             one JSON object instead of the table\n"
 "  -v                 log what is sent and received to standard error\n"
 "Probes only the addresses given.  Exit status: 0 no probe failed, 4 a probe\n"
@@ -127,44 +133,13 @@ static void usage(FILE *f)
 
 /* ---- pcap ---- */
 
-static void le32(uint8_t *b, uint32_t v)
+/* One frame into -w or -W, stamped with the time now. */
+static void pcap_add(struct pcapw *w, const uint8_t *b, size_t n)
 {
-	b[0] = (uint8_t)v;
-	b[1] = (uint8_t)(v >> 8);
-	b[2] = (uint8_t)(v >> 16);
-	b[3] = (uint8_t)(v >> 24);
-}
-
-static FILE *pcap_create(const char *path)
-{
-	uint8_t h[24] = { 0 };
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return NULL;
-	le32(h, 0xa1b2c3d4);
-	h[4] = 2;
-	h[6] = 4;
-	le32(h + 16, 262144);
-	le32(h + 20, VXGBP_LINK_ETHERNET);
-	if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-static int pcap_add(FILE *f, const uint8_t *b, size_t n)
-{
-	uint8_t h[16];
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	le32(h, (uint32_t)ts.tv_sec);
-	le32(h + 4, (uint32_t)(ts.tv_nsec / 1000));
-	le32(h + 8, (uint32_t)n);
-	le32(h + 12, (uint32_t)n);
-	return fwrite(h, 1, 16, f) == 16 && fwrite(b, 1, n, f) == n ? 0 : -1;
+	pcapw_write(w, ts.tv_sec, (uint32_t)ts.tv_nsec, b, (uint32_t)n, (uint32_t)n);
 }
 
 /* ---- frames ---- */
@@ -179,30 +154,21 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* An ARP request (op 1) or reply (op 2) as an Ethernet frame. */
-static size_t build_arp(uint8_t *b, int op, const uint8_t *sha, const uint8_t *spa,
-			const uint8_t *tha, const uint8_t *tpa)
+/* An ARP request (op 1, broadcast, tha zero) or reply (op 2, to tha) as an
+ * Ethernet frame padded to the 60-byte minimum.  Returns its length or <0. */
+static int build_arp(uint8_t *b, size_t cap, uint16_t op, const uint8_t *sha,
+		     const uint8_t *spa, const uint8_t *tha, const uint8_t *tpa)
 {
-	static const uint8_t zero[6];
+	struct vxgbp_eth_spec e = { .n_vlan = 0 };
+	int n;
 
-	memcpy(b, op == 1 ? bcast : tha, 6);
-	memcpy(b + 6, sha, 6);
-	b[12] = 0x08;
-	b[13] = 0x06;
-	b[14] = 0x00;
-	b[15] = 0x01; /* Ethernet */
-	b[16] = 0x08;
-	b[17] = 0x00; /* IPv4 */
-	b[18] = 6;
-	b[19] = 4;
-	b[20] = 0;
-	b[21] = (uint8_t)op;
-	memcpy(b + 22, sha, 6);
-	memcpy(b + 28, spa, 4);
-	memcpy(b + 32, op == 1 ? zero : tha, 6);
-	memcpy(b + 38, tpa, 4);
-	memset(b + 42, 0, 18); /* pad to the 60-byte minimum */
-	return 60;
+	memcpy(e.dst, op == VXGBP_ARP_REQUEST ? bcast : tha, 6);
+	memcpy(e.src, sha, 6);
+	n = vxgbp_arp_build(b, cap, &e, op, sha, spa, op == VXGBP_ARP_REQUEST ? NULL : tha, tpa);
+	if (n < 0 || n >= ETH_MIN || cap < ETH_MIN)
+		return n;
+	memset(b + n, 0, ETH_MIN - (size_t)n);
+	return ETH_MIN;
 }
 
 static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_t *b, size_t cap)
@@ -222,8 +188,8 @@ static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_
 }
 
 /* Encapsulate inner with h and send it to the VTEP (or write it with -w).
- * The whole frame is built by libvxgbp; the socket carries the part from
- * the VXLAN header on. */
+ * The whole frame is built by libvxgbp; the socket carries its UDP payload,
+ * the last 8 + ilen bytes (the VXLAN header and the inner frame). */
 static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inner, size_t ilen,
 		   uint16_t sport)
 {
@@ -234,7 +200,7 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	struct vxgbp_l4_spec udp = { .proto = 17, .sport = sport,
 				     .dport = ntohs(c->vtep.sin_port) };
 	uint8_t frame[MAX_FRAME];
-	struct vxgbp_pkt pkt;
+	size_t vxlen = VXGBP_HDR_LEN + ilen;
 	int n;
 
 	memcpy(e.src, omac_s, 6);
@@ -245,16 +211,14 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 		fprintf(stderr, "%s: cannot build a frame: %s\n", prog, vxgbp_strerror(n));
 		return -1;
 	}
-	if (c->wpcap)
-		return pcap_add(c->wpcap, frame, (size_t)n);
-	if (vxgbp_pkt_parse(&pkt, frame, (size_t)n, (size_t)n, &c->popts) || pkt.vxlan_off < 0) {
-		fprintf(stderr, "%s: internal error: cannot parse our own frame\n", prog);
-		return -1;
+	if (c->write_only) {
+		pcap_add(&c->wp, frame, (size_t)n);
+		return 0;
 	}
 	if (c->verbose)
-		fprintf(stderr, "%s: send flags 0x%04x id %u vni %u rsvd %u (%d bytes)\n", prog,
-			h->flags, h->group, h->vni, h->rsvd, n - pkt.vxlan_off);
-	if (sendto(c->sa, frame + pkt.vxlan_off, (size_t)n - (size_t)pkt.vxlan_off, 0,
+		fprintf(stderr, "%s: send flags 0x%04x id %u vni %u rsvd %u (%zu bytes)\n", prog,
+			h->flags, h->group, h->vni, h->rsvd, vxlen);
+	if (sendto(c->sa, frame + ((size_t)n - vxlen), vxlen, 0,
 		   (const struct sockaddr *)&c->vtep, sizeof(c->vtep)) < 0) {
 		fprintf(stderr, "%s: sendto: %s\n", prog, strerror(errno));
 		return -1;
@@ -262,46 +226,70 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	return 0;
 }
 
-/* Handle one datagram from socket at (0: LOCAL, 1: FLOOD). */
-static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
-		  const struct sockaddr_in *from)
+/* -W: the datagram with outer headers made up around it (from the sender
+ * to us), so that it is a capture gbpdump can read and check. */
+static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
+		      const struct sockaddr_in *from, const struct vxgbp_hdr *h)
 {
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
 	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
 	struct vxgbp_l4_spec udp = { .proto = 17, .sport = ntohs(from->sin_port) };
 	const struct sockaddr_in *me = at ? &c->flood : &c->local;
-	uint8_t frame[MAX_FRAME + 64], out[128];
-	struct vxgbp_hdr h;
-	struct vxgbp_pkt pkt;
-	const struct vxgbp_l3 *l3;
+	uint8_t frame[MAX_FRAME + 64];
 	int len;
 
-	c->rx++;
-	if (vxgbp_hdr_decode(&h, b, n) < 0) {
-		c->rx_bad++;
-		return;
-	}
-	/* Give the datagram back its outer headers so libvxgbp parses all of
-	 * it (and -W writes a capture gbpdump can check). */
 	udp.dport = ntohs(me->sin_port);
 	memcpy(ip.src, &from->sin_addr, 4);
 	memcpy(ip.dst, &me->sin_addr, 4);
 	e.src[0] = e.dst[0] = 0x02;
 	e.src[5] = 0x02;
 	e.dst[5] = 0x01;
-	len = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, &h, b + VXGBP_HDR_LEN,
+	len = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, h, b + VXGBP_HDR_LEN,
 				n - VXGBP_HDR_LEN);
-	if (len < 0 || vxgbp_pkt_parse(&pkt, frame, (size_t)len, (size_t)len, &c->popts) < 0 ||
+	if (len > 0)
+		pcap_add(&c->rp, frame, (size_t)len);
+}
+
+/* An ARP request for one of our endpoints: answer it (from LOCAL). */
+static void answer_arp(struct ctx *c, const struct vxgbp_pkt *pkt)
+{
+	const struct vxgbp_l3 *l3 = &pkt->inner.l3;
+	uint8_t out[ETH_MIN];
+
+	for (int i = 0; i < P__COUNT; i++) {
+		struct probe *p = &c->p[i];
+		int n;
+
+		if (memcmp(l3->arp_tpa, p->ip, 4))
+			continue;
+		p->arps++;
+		n = build_arp(out, sizeof(out), VXGBP_ARP_REPLY, p->mac, p->ip, pkt->inner.l2.src,
+			      l3->arp_spa);
+		if (n > 0)
+			send_vx(c, &p->hdr, out, (size_t)n, (uint16_t)(50000 + i));
+	}
+}
+
+/* Handle one datagram from socket at (0: LOCAL, 1: FLOOD): a VXLAN UDP
+ * payload, parsed as it is. */
+static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
+		  const struct sockaddr_in *from)
+{
+	const struct vxgbp_l3 *l3;
+	struct vxgbp_pkt pkt;
+
+	c->rx++;
+	if (vxgbp_pkt_parse_vxlan(&pkt, b, n, n, NULL) < 0 ||
 	    !(pkt.have & VXGBP_HAVE_INNER_L2)) {
 		c->rx_bad++;
 		return;
 	}
-	if (c->rpcap)
-		pcap_add(c->rpcap, frame, (size_t)len);
+	if (c->rp.f)
+		record_rx(c, at, b, n, from, &pkt.vx);
 	l3 = &pkt.inner.l3;
 	if (c->verbose)
 		fprintf(stderr, "%s: recv at %s flags 0x%04x id %u vni %u ethertype 0x%04x\n",
-			prog, at ? "flood" : "local", h.flags, h.group, h.vni,
+			prog, at ? "flood" : "local", pkt.vx.flags, pkt.vx.group, pkt.vx.vni,
 			pkt.inner.l2.ethertype);
 	if (pkt.inner.l2.ethertype == 0x0806 && l3->arp_spa && l3->arp_tpa) {
 		if (l3->arp_op == 2 && !memcmp(l3->arp_spa, c->target_ip, 4) && !c->have_target_mac) {
@@ -309,17 +297,8 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 			c->have_target_mac = 1;
 			c->arp_replies++;
 		}
-		if (l3->arp_op != 1 || at) /* answer each request once, from LOCAL */
-			return;
-		for (int i = 0; i < P__COUNT; i++) {
-			struct probe *p = &c->p[i];
-
-			if (memcmp(l3->arp_tpa, p->ip, 4))
-				continue;
-			p->arps++;
-			build_arp(out, 2, p->mac, p->ip, pkt.inner.l2.src, l3->arp_spa);
-			send_vx(c, &p->hdr, out, 60, (uint16_t)(50000 + i));
-		}
+		if (l3->arp_op == 1 && !at) /* answer each request once, from LOCAL */
+			answer_arp(c, &pkt);
 		return;
 	}
 	if (l3->version != 4 || !l3->dst || !(pkt.have & VXGBP_HAVE_INNER_L4) ||
@@ -331,7 +310,7 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 		if (memcmp(l3->dst, p->ip, 4))
 			continue;
 		if (!p->replies_a && !p->replies_b)
-			p->reply = h;
+			p->reply = pkt.vx;
 		if (at)
 			p->replies_b++;
 		else
@@ -350,7 +329,7 @@ static void rx_until(struct ctx *c, int ms, int (*done)(struct ctx *, int), int 
 		long left = end - now_ms();
 		int r;
 
-		if ((done && done(c, arg)) || left <= 0 || c->wpcap)
+		if ((done && done(c, arg)) || left <= 0 || c->write_only)
 			return;
 		r = poll(pf, c->sb >= 0 ? 2 : 1, (int)left);
 		if (r < 0 && errno != EINTR)
@@ -408,9 +387,9 @@ static void judge(struct ctx *c)
 	for (int i = 0; i < P__COUNT; i++) {
 		int got = have_reply(c, i);
 
-		if (c->wpcap || !c->have_target_mac) {
+		if (c->write_only || !c->have_target_mac) {
 			p[i].v = V_NA;
-			snprintf(p[i].note, sizeof(p[i].note), c->wpcap ? "written to the pcap, not sent"
+			snprintf(p[i].note, sizeof(p[i].note), c->write_only ? "written to the pcap, not sent"
 				 : "not run: no ARP answer for the target");
 			continue;
 		}
@@ -566,9 +545,78 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 }
 
 enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
-       O_TIMEOUT, O_JSON, O_VERSION };
+       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE };
 
-int main(int argc, char **argv)
+/* The command line beyond what goes straight into struct ctx. */
+struct args {
+	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep;
+	unsigned long port, lport;
+	int json, force;
+};
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned m[6];
+	char tail;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
+		   &tail) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (m[i] > 255)
+			return -1;
+		mac[i] = (uint8_t)m[i];
+	}
+	return 0;
+}
+
+/* A number option into *out; 0 or -1 (bad, or 0 where 0 is not allowed). */
+static int num_opt(const char *arg, unsigned long max, int zero_ok, unsigned long *out)
+{
+	return parse_num(arg, max, out) || (!zero_ok && !*out) ? -1 : 0;
+}
+
+/* One option with a value; 0 or -1 (a bad value). */
+static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case O_LOCAL: a->local = arg; return 0;
+	case O_TARGET: a->target = arg; return 0;
+	case O_FLOOD: a->flood = arg; return 0;
+	case O_ISRC: a->isrc = arg; return 0;
+	case 'w': a->wfile = arg; return 0;
+	case 'W': a->rfile = arg; return 0;
+	case O_TMAC:
+		c->have_target_mac = 1;
+		return parse_mac(arg, c->target_mac);
+	case O_PORT:
+		return num_opt(arg, 0xffff, 0, &a->port);
+	case O_LPORT:
+		return num_opt(arg, 0xffff, 0, &a->lport);
+	case O_VNI:
+		if (num_opt(arg, VXGBP_VNI_MAX, 1, &v))
+			return -1;
+		c->vni = (uint32_t)v;
+		return 0;
+	case O_GROUP:
+		if (num_opt(arg, 0xffff, 1, &v))
+			return -1;
+		c->group = (uint16_t)v;
+		return 0;
+	case O_TIMEOUT:
+		if (num_opt(arg, 60000, 0, &v))
+			return -1;
+		c->timeout_ms = (int)v;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* -1: go on; else the exit status. */
+static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 {
 	static const struct option lopts[] = {
 		{ "local", required_argument, NULL, O_LOCAL },
@@ -582,16 +630,153 @@ int main(int argc, char **argv)
 		{ "listen-port", required_argument, NULL, O_LPORT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctx *c = calloc(1, sizeof(*c));
-	const char *local = NULL, *target = NULL, *flood = NULL, *wfile = NULL, *rfile = NULL;
-	const char *isrc = "198.51.100.100";
-	unsigned long v, port = VXGBP_PORT_IANA, lport = VXGBP_PORT_IANA;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "w:W:vh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case O_JSON: a->json = 1; break;
+		case O_FORCE: a->force = 1; break;
+		case 'v': c->verbose++; break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case O_VERSION:
+			printf("gbpprobe (vxgbp) %s\n", VXGBP_VERSION);
+			return 0;
+		case '?':
+			usage(stderr);
+			return EXIT_USAGE;
+		default:
+			if (set_opt(c, a, opt, optarg) == 0)
+				break;
+			fprintf(stderr, "%s: bad option value '%s' (gbpprobe --help)\n", prog,
+				optarg);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !a->local || !a->target) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	a->vtep = argv[optind];
+	return -1;
+}
+
+/* Addresses, probes, and the capture or the sockets.  0 or an exit status. */
+static int setup(struct ctx *c, const struct args *a)
+{
+	struct pcapw_opts po = { .flags = a->force ? PCAPW_FORCE : 0,
+				 .linktype = VXGBP_LINK_ETHERNET };
+	char errbuf[PCAPW_ERRBUF_SIZE];
 	uint8_t base_ip[4];
-	int opt, json = 0, rc = 0;
+
+	c->local.sin_family = c->flood.sin_family = c->vtep.sin_family = AF_INET;
+	c->local.sin_port = c->flood.sin_port = htons((uint16_t)a->lport);
+	c->vtep.sin_port = htons((uint16_t)a->port);
+	if (inet_pton(AF_INET, a->vtep, &c->vtep.sin_addr) != 1 ||
+	    inet_pton(AF_INET, a->local, &c->local.sin_addr) != 1 ||
+	    inet_pton(AF_INET, a->target, c->target_ip) != 1 ||
+	    inet_pton(AF_INET, a->isrc, base_ip) != 1 ||
+	    (a->flood && inet_pton(AF_INET, a->flood, &c->flood.sin_addr) != 1)) {
+		fprintf(stderr, "%s: VTEP, --local, --target, --inner-src and --flood-addr are "
+			"IPv4 addresses\n", prog);
+		return EXIT_USAGE;
+	}
+	probes_init(c, base_ip);
+	if (a->wfile) {
+		c->write_only = 1;
+		if (!c->have_target_mac)
+			memcpy(c->target_mac, bcast, 6);
+		if (pcapw_open(&c->wp, a->wfile, &po, errbuf) < 0)
+			goto bad_file;
+		return 0;
+	}
+	if ((c->sa = open_sock(&c->local)) < 0 ||
+	    (a->flood && (c->sb = open_sock(&c->flood)) < 0)) {
+		fprintf(stderr, "%s: cannot listen on %s:%lu: %s\n", prog,
+			c->sa < 0 ? a->local : a->flood, a->lport, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (a->rfile && pcapw_open(&c->rp, a->rfile, &po, errbuf) < 0)
+		goto bad_file;
+	return 0;
+bad_file:
+	fprintf(stderr, "%s: %s\n", prog, errbuf);
+	return EXIT_USAGE;
+}
+
+/* TARGET's MAC (ARP from the plain-VXLAN probe's endpoint), then every
+ * probe.  With -w, the frames are written instead.  0, or -1 when a frame
+ * could not be built or sent. */
+static int run_probes(struct ctx *c, const struct args *a)
+{
+	uint8_t arp[ETH_MIN];
+	int n = build_arp(arp, sizeof(arp), VXGBP_ARP_REQUEST, c->p[P_PLAIN].mac,
+			  c->p[P_PLAIN].ip, NULL, c->target_ip);
+
+	if (n < 0) {
+		fprintf(stderr, "%s: cannot build an ARP request: %s\n", prog, vxgbp_strerror(n));
+		return -1;
+	}
+	for (int k = 0; k < 3 && !c->have_target_mac && !c->write_only; k++) {
+		if (send_vx(c, &c->p[P_PLAIN].hdr, arp, (size_t)n, 50000))
+			return -1;
+		rx_until(c, c->timeout_ms, have_mac, 0);
+	}
+	if (c->write_only)
+		send_vx(c, &c->p[P_PLAIN].hdr, arp, (size_t)n, 50000);
+	if (!c->have_target_mac && !c->write_only) {
+		fprintf(stderr, "%s: no ARP answer for %s from %s: is --local in the VTEP's "
+			"flood list?\n", prog, a->target, a->vtep);
+		return 0;
+	}
+	for (int i = 0; i < P__COUNT; i++)
+		if (i != P_APPLIED) /* judged from the gbp.group-mapped reply */
+			run_echo(c, i);
+	return 0;
+}
+
+/* The verdicts, printed; the exit status they make. */
+static int report(struct ctx *c, const struct args *a)
+{
+	judge(c);
+	print_report(c, a->json, a->vtep);
+	if (!c->write_only && !c->rx)
+		return EXIT_NOANSWER;
+	for (int i = 0; i < P__COUNT; i++)
+		if (c->p[i].v == V_FAIL)
+			return EXIT_FAIL;
+	return 0;
+}
+
+/* Close the captures (kept unless rc is a usage or I/O error) and sockets. */
+static int teardown(struct ctx *c, int rc)
+{
+	char errbuf[PCAPW_ERRBUF_SIZE];
+	int keep = rc != EXIT_USAGE;
+
+	if (pcapw_close(&c->wp, keep, errbuf) < 0 || pcapw_close(&c->rp, keep, errbuf) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, errbuf);
+		rc = EXIT_USAGE;
+	}
+	if (c->sa >= 0)
+		close(c->sa);
+	if (c->sb >= 0)
+		close(c->sb);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct args a = { .isrc = "198.51.100.100", .port = VXGBP_PORT_IANA,
+			  .lport = VXGBP_PORT_IANA };
+	int rc;
 
 	if (!c) {
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -601,162 +786,16 @@ int main(int argc, char **argv)
 	c->vni = 100;
 	c->group = 0x200;
 	c->timeout_ms = 1000;
-	while ((opt = getopt_long(argc, argv, "w:W:vh", lopts, NULL)) != -1) {
-		switch (opt) {
-		case O_LOCAL: local = optarg; break;
-		case O_TARGET: target = optarg; break;
-		case O_FLOOD: flood = optarg; break;
-		case O_ISRC: isrc = optarg; break;
-		case O_TMAC: {
-			unsigned m[6];
-			char tail;
-
-			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
-				   &m[5], &tail) != 6)
-				goto bad;
-			for (int i = 0; i < 6; i++) {
-				if (m[i] > 255)
-					goto bad;
-				c->target_mac[i] = (uint8_t)m[i];
-			}
-			c->have_target_mac = 1;
-			break;
-		}
-		case O_VNI:
-			if (parse_num(optarg, VXGBP_VNI_MAX, &v))
-				goto bad;
-			c->vni = (uint32_t)v;
-			break;
-		case O_GROUP:
-			if (parse_num(optarg, 0xffff, &v))
-				goto bad;
-			c->group = (uint16_t)v;
-			break;
-		case O_PORT:
-			if (parse_num(optarg, 0xffff, &port) || !port)
-				goto bad;
-			break;
-		case O_LPORT:
-			if (parse_num(optarg, 0xffff, &lport) || !lport)
-				goto bad;
-			break;
-		case O_TIMEOUT:
-			if (parse_num(optarg, 60000, &v) || !v)
-				goto bad;
-			c->timeout_ms = (int)v;
-			break;
-		case O_JSON: json = 1; break;
-		case 'w': wfile = optarg; break;
-		case 'W': rfile = optarg; break;
-		case 'v': c->verbose++; break;
-		case 'h':
-			usage(stdout);
-			free(c);
-			return 0;
-		case O_VERSION:
-			printf("gbpprobe (vxgbp) %s\n", VXGBP_VERSION);
-			free(c);
-			return 0;
-		default:
-			usage(stderr);
-			free(c);
-			return EXIT_USAGE;
-		}
-		continue;
-bad:
-		fprintf(stderr, "%s: bad option value '%s' (gbpprobe --help)\n", prog, optarg);
+	if ((rc = parse_args(argc, argv, c, &a)) >= 0) {
 		free(c);
-		return EXIT_USAGE;
+		return rc;
 	}
-	if (optind != argc - 1 || !local || !target) {
-		usage(stderr);
-		free(c);
-		return EXIT_USAGE;
-	}
-	c->local.sin_family = c->flood.sin_family = c->vtep.sin_family = AF_INET;
-	c->local.sin_port = c->flood.sin_port = htons((uint16_t)lport);
-	c->vtep.sin_port = htons((uint16_t)port);
-	if (inet_pton(AF_INET, argv[optind], &c->vtep.sin_addr) != 1 ||
-	    inet_pton(AF_INET, local, &c->local.sin_addr) != 1 ||
-	    inet_pton(AF_INET, target, c->target_ip) != 1 ||
-	    inet_pton(AF_INET, isrc, base_ip) != 1 ||
-	    (flood && inet_pton(AF_INET, flood, &c->flood.sin_addr) != 1)) {
-		fprintf(stderr, "%s: VTEP, --local, --target, --inner-src and --flood-addr are "
-			"IPv4 addresses\n", prog);
-		free(c);
-		return EXIT_USAGE;
-	}
-	probes_init(c, base_ip);
-	vxgbp_parse_opts_init(&c->popts);
-	vxgbp_parse_opts_add_port(&c->popts, (uint16_t)port);
-	vxgbp_parse_opts_add_port(&c->popts, (uint16_t)lport);
-	if (wfile) {
-		if (!(c->wpcap = pcap_create(wfile))) {
-			fprintf(stderr, "%s: %s: %s\n", prog, wfile, strerror(errno));
-			free(c);
-			return EXIT_USAGE;
-		}
-		if (!c->have_target_mac)
-			memcpy(c->target_mac, bcast, 6);
-	} else {
-		if ((c->sa = open_sock(&c->local)) < 0 ||
-		    (flood && (c->sb = open_sock(&c->flood)) < 0)) {
-			fprintf(stderr, "%s: cannot listen on %s:%lu: %s\n", prog,
-				c->sa < 0 ? local : flood, lport, strerror(errno));
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (rfile && !(c->rpcap = pcap_create(rfile))) {
-			fprintf(stderr, "%s: %s: %s\n", prog, rfile, strerror(errno));
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-
-	/* TARGET's MAC: ARP from the plain-VXLAN probe's endpoint. */
-	for (int k = 0; k < 3 && !c->have_target_mac && !c->wpcap; k++) {
-		uint8_t arp[64];
-
-		build_arp(arp, 1, c->p[P_PLAIN].mac, c->p[P_PLAIN].ip, NULL, c->target_ip);
-		if (send_vx(c, &c->p[P_PLAIN].hdr, arp, 60, 50000)) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		rx_until(c, c->timeout_ms, have_mac, 0);
-	}
-	if (c->wpcap) {
-		uint8_t arp[64];
-
-		build_arp(arp, 1, c->p[P_PLAIN].mac, c->p[P_PLAIN].ip, NULL, c->target_ip);
-		send_vx(c, &c->p[P_PLAIN].hdr, arp, 60, 50000);
-	}
-	if (!c->have_target_mac && !c->wpcap) {
-		fprintf(stderr, "%s: no ARP answer for %s from %s: is --local in the VTEP's "
-			"flood list?\n", prog, target, argv[optind]);
-	} else {
-		for (int i = 0; i < P__COUNT; i++)
-			if (i != P_APPLIED) /* judged from the gbp.group-mapped reply */
-				run_echo(c, i);
-	}
-	judge(c);
-	print_report(c, json, argv[optind]);
-	if (!c->wpcap && !c->rx)
-		rc = EXIT_NOANSWER;
-	else
-		for (int i = 0; i < P__COUNT; i++)
-			if (c->p[i].v == V_FAIL)
-				rc = EXIT_FAIL;
-out:
-	if (c->wpcap && fclose(c->wpcap)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, wfile, strerror(errno));
+	rc = setup(c, &a);
+	if (!rc && run_probes(c, &a))
 		rc = EXIT_USAGE;
-	}
-	if (c->rpcap && fclose(c->rpcap))
-		rc = EXIT_USAGE;
-	if (c->sa >= 0)
-		close(c->sa);
-	if (c->sb >= 0)
-		close(c->sb);
+	if (!rc)
+		rc = report(c, &a);
+	rc = teardown(c, rc);
 	free(c);
 	return rc;
 }
