@@ -9,8 +9,9 @@
  *  "inner":{...},"findings":["gbp.reserved-flags"]}
  *
  * "vxlan" is null for a frame that is not VXLAN, "gbp" is null when G is
- * clear, "mark" is the skb->mark a Linux `gbp` VTEP would set.  Times are
- * UTC with microseconds.
+ * clear, "mark" is the skb->mark a Linux `gbp` VTEP would set; "findings"
+ * the frame's own rule ids, then the cross-frame ones libvxgbp's tracker
+ * found on it.  Times are UTC with microseconds.
  */
 #include <string.h>
 #include <time.h>

@@ -8,7 +8,8 @@
  *
  * (one line; wrapped here).  -e adds the link-level headers of the outer
  * and inner frames, -v adds IP details, the Linux mark and verdicts and
- * every finding; without -v only MUST-level findings are shown.
+ * every finding, the cross-frame ones of libvxgbp's tracker after the
+ * frame's own; without -v only the frame's MUST-level findings are shown.
  */
 #include <string.h>
 #include <time.h>

@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli.sh GBPDUMP GBPGEN FIXTURES
 # gbpdump --check command line: usage errors, --profile implies --check,
-# --help documents the exit codes, and the tables grow with endpoints and
-# flows rather than frames.
+# --help documents the exit codes, the tables grow with endpoints and flows
+# rather than frames, and --track-budget caps them.
 gbpdump=$1 gbpgen=$2 fix=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,5 +32,44 @@ rc=$?
 [ $rc = 0 ] || err "many flows: exit $rc"
 [ "$(jq -r '.check.frames, .check.flows, .check.endpoints, .check.counts.MUST + .check.counts.SHOULD' "$tmp/j" | tr '\n' ' ')" = "40000 500 1000 0 " ] ||
 	err "many flows: $(cat "$tmp/j")"
+
+# --track-budget: a tiny budget fills the tables; the report says how many
+# endpoint and flow keys were not tracked, and the verdict is that of what
+# was seen (the first source's IP, stored before the tables filled, comes
+# again with another group behind a new MAC: one gbp.group-conflict).
+# Every key of this capture but that IP comes once, so what is stored plus
+# what was dropped is the number of distinct keys (6001 endpoints, 3001
+# flows).
+"$gbpgen" -w "$tmp/budget.pcap" "vni=7 gbp=0x10 count=3000 flows=3000 proto=udp" \
+	"vni=7 gbp=0x20 count=1 proto=udp idport=9 inner-smac=02:00:00:00:ff:ff" || err "gbpgen"
+"$gbpdump" -r "$tmp/budget.pcap" --check --track-budget 1600k >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc = 3 ] || err "tiny budget: exit $rc, want 3 (warn) $(cat "$tmp/e")"
+grep -Eq "^warning: track budget 1638400 bytes: tables full: [1-9][0-9]* endpoints, [1-9][0-9]* flows not tracked; cross-frame rules are incomplete$" "$tmp/o" ||
+	err "tiny budget: no warning line: $(head -3 "$tmp/o")"
+grep -Eq "^gbp.group-conflict +SHOULD +1 " "$tmp/o" || err "tiny budget: the stored source's conflict is missing"
+"$gbpdump" -r "$tmp/budget.pcap" --check --json --track-budget 1600k >"$tmp/j"
+[ "$(jq -r '.check | [.incomplete, .endpoints + .dropped_endpoints, .flows + .dropped_flows, .endpoints < 6001, .flows < 3001, .exit] | map(tostring) | join(" ")' "$tmp/j")" = "true 6001 3001 true true 3" ] ||
+	err "tiny budget JSON: $(cat "$tmp/j")"
+"$gbpdump" -r "$tmp/budget.pcap" --check --json >"$tmp/j"
+[ "$(jq -r '.check | [.incomplete, .endpoints, .dropped_endpoints, .flows, .dropped_flows] | map(tostring) | join(" ")' "$tmp/j")" = "false 6001 0 3001 0" ] &&
+	[ "$(jq -r '.check.findings[0].count' "$tmp/j")" = 1 ] ||
+	err "default budget JSON: $(cat "$tmp/j")"
+# --json and --stats warn on standard error; their output keeps its form
+"$gbpdump" -r "$tmp/budget.pcap" --json --track-budget 1600k >"$tmp/o" 2>"$tmp/e"
+[ $? = 0 ] && [ "$(wc -l <"$tmp/o")" = 3001 ] &&
+	grep -Eq "^gbpdump: warning: track budget 1638400 bytes: tables full: [1-9][0-9]* endpoints, [1-9][0-9]* flows not tracked; cross-frame findings are incomplete$" "$tmp/e" ||
+	err "--json tiny budget: $(cat "$tmp/e")"
+[ "$(jq -r 'select(.findings | length > 0) | .frame' "$tmp/o")" = 3001 ] || err "--json tiny budget: findings on other frames"
+"$gbpdump" -r "$tmp/budget.pcap" --stats --track-budget 1400k >"$tmp/o" 2>"$tmp/e"
+[ $? = 0 ] && grep -q "^3001 frames" "$tmp/o" &&
+	grep -Eq "^gbpdump: warning: track budget 1433600 bytes: tables full: 0 frames not counted per VNI, [0-9]+ frames \([0-9]+ bytes\) not in the matrix, [1-9][0-9]* endpoints not learned; the summary is incomplete$" "$tmp/e" ||
+	err "--stats tiny budget: $(cat "$tmp/e")"
+# budget usage errors: not a size, zero, smaller than the fixed tables
+for b in 0 12x -5 1k; do
+	"$gbpdump" -r "$fix/check/clean.pcap" --check --track-budget "$b" >/dev/null 2>"$tmp/e"
+	[ $? = 2 ] && grep -q -- "--track-budget" "$tmp/e" || err "--track-budget $b: want exit 2 and a message"
+done
+"$gbpdump" --help | grep -q -- "--track-budget BYTES" || err "--help lacks --track-budget"
 [ $fail = 0 ] && echo "cli.sh: ok"
 exit $fail
