@@ -41,4 +41,27 @@ cp "$gfile" "$tmp/groups.txt" && chmod a+rx "$tmp" && chmod a+r "$tmp/groups.txt
 name=$(sed -e 's/#.*//' "$gfile" | awk '$1 == "0x100" || $1 == "256" { print $2 }')
 expect_name "$name" -o "vxgbp.groups_file:$tmp/groups.txt"
 expect_name "uat-wins" -o "vxgbp.groups_file:$tmp/groups.txt" -o 'uat:vxgbp_groups:"256","uat-wins"'
+# A bad line is reported (file:line:column, on standard error in tshark, a
+# dialog in Wireshark) and the good lines are still used; no exit.
+printf '# names\n0x100 client\n0x1ffff too-big\n512 two words\n' > "$tmp/bad.txt"
+chmod a+r "$tmp/bad.txt"
+got=$("$ts" "$plugin" -r - -c 1 -T fields -e vxgbp.group_name -o "vxgbp.groups_file:$tmp/bad.txt" \
+	< "$cap" 2> "$tmp/err")
+rc=$?
+for want in "$tmp/bad.txt:3:1: " "$tmp/bad.txt:4:9: "; do
+	if ! grep -qF "$want" "$tmp/err"; then
+		echo "FAIL: bad group file: no \"$want\" in:"; cat "$tmp/err"; fail=1
+	fi
+done
+if [ "$rc" -ne 0 ] || [ "$got" != client ]; then
+	echo "FAIL: bad group file: exit $rc, name \"$got\" (want 0, client)"; fail=1
+else
+	echo "ok: bad group file reported, its good lines used"
+fi
+"$ts" "$plugin" -r - -c 1 -o "vxgbp.groups_file:$tmp/missing.txt" < "$cap" > /dev/null 2> "$tmp/err"
+if ! grep -q "vxgbp.groups_file.*missing.txt" "$tmp/err"; then
+	echo "FAIL: missing group file not reported:"; cat "$tmp/err"; fail=1
+else
+	echo "ok: missing group file reported"
+fi
 exit $fail

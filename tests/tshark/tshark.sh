@@ -3,6 +3,7 @@
 # from the user's Wireshark profile.
 #
 #   tshark.sh PLUGIN.so [tshark arguments ...]
+#   tshark.sh none [tshark arguments ...]     (the same, without the plugin)
 #
 # The capture is best given on standard input (-r -), so that it need not be
 # readable by the user tshark runs as.
@@ -29,7 +30,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vxgbp-tshark.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 mkdir -p "$tmp/plugins/$series/epan" "$tmp/home" "$tmp/extcap" || exit 2
-cp "$plugin" "$tmp/plugins/$series/epan/vxgbp.so" || exit 2
+if [ "$plugin" != none ]; then
+	cp "$plugin" "$tmp/plugins/$series/epan/vxgbp.so" || exit 2
+fi
 chmod -R a+rX "$tmp"
 
 # No extcap programs: they are not under test, and they would inherit the
