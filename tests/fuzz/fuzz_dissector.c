@@ -2,15 +2,20 @@
 /*
  * fuzz_dissector.c - libFuzzer harness for the Wireshark plugin's
  * dissection path: the plugin's sources (dissector/packet-vxgbp.c,
- * vxgbp-stats.c) are compiled in with the sanitizers, registered the way
- * Wireshark registers a plugin, and every input is dissected by the whole
- * of libwireshark as an Ethernet frame, with a visible protocol tree (so
- * every proto_tree_add_* and expert-info call runs), the way tshark -V
- * would.  The plugin hooks UDP ports 4789 and 8472, so the VXLAN frames of
- * the seeds reach it through eth/ip/udp as in a capture.
+ * vxgbp-groups.c, vxgbp-stats.c) are compiled in with the sanitizers,
+ * registered the way Wireshark registers a plugin, and every input is
+ * dissected by the whole of libwireshark as an Ethernet frame, with a
+ * visible protocol tree (so every proto_tree_add_* and expert-info call
+ * runs), the way tshark -V would.  The plugin is a postdissector: the edt
+ * is primed with the fields it wants, as tshark primes it, and Wireshark's
+ * own vxlan dissector hands it the VXLAN headers it finds (UDP 4789, and
+ * 8472 through Decode As, as the documentation says to do).
  *
  * Input: one option byte (as fuzz_pkt; bit 6: the frame was longer on the
- * wire than captured), then the frame.  libwireshark itself is not
+ * wire than captured; bit 5: dissect the frame a second time, as a later
+ * pass does, from what the first pass kept), then the frame.  The frames
+ * of one epan session are frames of one capture, so the plugin's
+ * cross-frame tracker sees them all.  libwireshark itself is not
  * instrumented; ASan sees the plugin's and libvxgbp's reads, and the
  * tvbuff accessors keep Wireshark's own.
  */
@@ -22,6 +27,7 @@
 #include <epan/epan.h>
 #include <epan/epan_dissect.h>
 #include <epan/frame_data.h>
+#include <epan/packet.h>
 #include <epan/prefs.h>
 #include <epan/tvbuff.h>
 #include <wiretap/wtap.h>
@@ -74,6 +80,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	epan_load_settings();
 	prefs_apply_all();
+	/* Decode As: UDP 8472 as vxlan (Wireshark gives it to OTV) */
+	if (find_dissector("vxlan"))
+		dissector_change_uint("udp.port", 8472, find_dissector("vxlan"));
 	session = epan_new(NULL, &funcs);
 	edt = epan_dissect_new(session, TRUE, TRUE);
 	return 0;
@@ -108,8 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec.rec_header.packet_header.len = (data[0] & 0x40) ? len + 100 : len;
 	frame_data_init(&fd, ++num, &rec, 0, 0);
 	tvb = tvb_new_real_data(frame, len, (gint)rec.rec_header.packet_header.len);
+	prime_epan_dissect_with_postdissector_wanted_hfids(edt);
 	epan_dissect_run(edt, WTAP_FILE_TYPE_SUBTYPE_UNKNOWN, &rec, tvb, &fd, NULL);
 	epan_dissect_reset(edt); /* frees the tvb chain */
+	if (data[0] & 0x20) {
+		/* a later pass: fd->visited is set, nothing primed */
+		tvb = tvb_new_real_data(frame, len, (gint)rec.rec_header.packet_header.len);
+		epan_dissect_run(edt, WTAP_FILE_TYPE_SUBTYPE_UNKNOWN, &rec, tvb, &fd, NULL);
+		epan_dissect_reset(edt);
+	}
 	frame_data_destroy(&fd);
 	wtap_rec_cleanup(&rec);
 	g_free(frame);
