@@ -70,23 +70,15 @@ static const char *proto_name(uint8_t p)
 	}
 }
 
-/* The members of one level (outer or inner), without braces. */
-static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls)
+/* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N */
+static void json_l2(struct gd_out *o, const struct vxgbp_l2 *l2)
 {
-	const struct vxgbp_l2 *l2 = &ls->l2;
-	const struct vxgbp_l3 *l3 = &ls->l3;
-	const struct vxgbp_l4 *l4 = &ls->l4;
-	size_t alen = l3->version == 6 ? 16 : 4;
-	const char *pn;
-	int comma = 0;
-
 	if (l2->off >= 0 && l2->src) {
 		key(o, "smac");
 		json_mac(o, l2->src);
 		out_putc(o, ',');
 		key(o, "dmac");
 		json_mac(o, l2->dst);
-		comma = 1;
 		if (l2->n_vlan) {
 			out_putc(o, ',');
 			key(o, "vlan");
@@ -98,74 +90,98 @@ static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgb
 			}
 			out_putc(o, ']');
 		}
-	}
-	if (comma)
 		out_putc(o, ',');
+	}
 	key(o, "ethertype");
 	out_u64(o, l2->ethertype);
-	if (l3->off >= 0 && l3->version) {
+}
+
+/* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":..[,fragment][,"label":..] */
+static void json_ip(struct gd_out *o, const uint8_t *frame, const struct vxgbp_l3 *l3)
+{
+	size_t alen = l3->version == 6 ? 16 : 4;
+	const char *pn;
+
+	out_putc(o, ',');
+	key(o, "ip");
+	out_u64(o, l3->version);
+	out_putc(o, ',');
+	key(o, "src");
+	json_addr(o, l3->src, alen);
+	out_putc(o, ',');
+	key(o, "dst");
+	json_addr(o, l3->dst, alen);
+	out_putc(o, ',');
+	key(o, "ttl");
+	out_u64(o, l3->ttl);
+	out_putc(o, ',');
+	key(o, "proto");
+	if ((pn = proto_name(l3->proto)))
+		out_json_str(o, pn);
+	else
+		out_u64(o, l3->proto);
+	if (l3->more_frags || l3->frag_off) {
 		out_putc(o, ',');
-		key(o, "ip");
-		out_u64(o, l3->version);
+		key(o, "frag_off");
+		out_u64(o, l3->frag_off);
+		out_putc(o, ',');
+		key(o, "more_frags");
+		out_str(o, l3->more_frags ? "true" : "false");
+	}
+	labels_print_json(o, frame, l3);
+}
+
+/* ,"arp_op":N[,"src":..,"dst":..] */
+static void json_arp(struct gd_out *o, const struct vxgbp_l3 *l3)
+{
+	out_putc(o, ',');
+	key(o, "arp_op");
+	out_u64(o, l3->arp_op);
+	if (l3->arp_spa) {
 		out_putc(o, ',');
 		key(o, "src");
-		json_addr(o, l3->src, alen);
+		json_addr(o, l3->arp_spa, 4);
 		out_putc(o, ',');
 		key(o, "dst");
-		json_addr(o, l3->dst, alen);
-		out_putc(o, ',');
-		key(o, "ttl");
-		out_u64(o, l3->ttl);
-		out_putc(o, ',');
-		key(o, "proto");
-		if ((pn = proto_name(l3->proto)))
-			out_json_str(o, pn);
-		else
-			out_u64(o, l3->proto);
-		if (l3->more_frags || l3->frag_off) {
-			out_putc(o, ',');
-			key(o, "frag_off");
-			out_u64(o, l3->frag_off);
-			out_putc(o, ',');
-			key(o, "more_frags");
-			out_str(o, l3->more_frags ? "true" : "false");
-		}
-		labels_print_json(o, frame, l3);
-	} else if (l3->off >= 0) {
-		out_putc(o, ',');
-		key(o, "arp_op");
-		out_u64(o, l3->arp_op);
-		if (l3->arp_spa) {
-			out_putc(o, ',');
-			key(o, "src");
-			json_addr(o, l3->arp_spa, 4);
-			out_putc(o, ',');
-			key(o, "dst");
-			json_addr(o, l3->arp_tpa, 4);
-		}
+		json_addr(o, l3->arp_tpa, 4);
 	}
-	if (l4->off >= 0) {
-		if (l4->proto == 6 || l4->proto == 17) {
-			out_putc(o, ',');
-			key(o, "sport");
-			out_u64(o, l4->sport);
-			out_putc(o, ',');
-			key(o, "dport");
-			out_u64(o, l4->dport);
-		}
-		if (l4->proto == 6) {
-			out_putc(o, ',');
-			key(o, "tcp_flags");
-			out_u64(o, l4->tcp_flags);
-		} else if (l4->proto == 1 || l4->proto == 58) {
-			out_putc(o, ',');
-			key(o, "icmp_type");
-			out_u64(o, l4->icmp_type);
-			out_putc(o, ',');
-			key(o, "icmp_code");
-			out_u64(o, l4->icmp_code);
-		}
+}
+
+/* ,"sport":..,"dport":..,"tcp_flags":.. or ,"icmp_type":..,"icmp_code":.. */
+static void json_l4(struct gd_out *o, const struct vxgbp_l4 *l4)
+{
+	if (l4->proto == 6 || l4->proto == 17) {
+		out_putc(o, ',');
+		key(o, "sport");
+		out_u64(o, l4->sport);
+		out_putc(o, ',');
+		key(o, "dport");
+		out_u64(o, l4->dport);
 	}
+	if (l4->proto == 6) {
+		out_putc(o, ',');
+		key(o, "tcp_flags");
+		out_u64(o, l4->tcp_flags);
+	} else if (l4->proto == 1 || l4->proto == 58) {
+		out_putc(o, ',');
+		key(o, "icmp_type");
+		out_u64(o, l4->icmp_type);
+		out_putc(o, ',');
+		key(o, "icmp_code");
+		out_u64(o, l4->icmp_code);
+	}
+}
+
+/* The members of one level (outer or inner), without braces. */
+static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls)
+{
+	json_l2(o, &ls->l2);
+	if (ls->l3.off >= 0 && ls->l3.version)
+		json_ip(o, frame, &ls->l3);
+	else if (ls->l3.off >= 0)
+		json_arp(o, &ls->l3);
+	if (ls->l4.off >= 0)
+		json_l4(o, &ls->l4);
 }
 
 /* ,"dont_learn":true,"policy_applied":false: the flags that mean something
@@ -209,10 +225,58 @@ static void json_findings(struct gd_out *o, uint64_t f, int *first)
 	}
 }
 
+/* The "vxlan" object: header fields, group, mark, Linux verdicts. */
+static void json_vxlan(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h)
+{
+	const char *name;
+
+	out_str(o, "{\"flags\":");
+	out_u64(o, h->flags);
+	out_str(o, ",\"vni\":");
+	out_u64(o, h->vni);
+	out_str(o, ",\"gbp\":");
+	if (vxgbp_hdr_has_gbp(h)) {
+		out_str(o, "{\"id\":");
+		out_u64(o, h->group);
+		json_gbp_flags(o, h->flags);
+		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
+			out_str(o, ",\"name\":");
+			out_json_str(o, name);
+		}
+		out_putc(o, '}');
+	} else {
+		out_str(o, "null");
+	}
+	out_str(o, ",\"mark\":");
+	out_u64(o, vxgbp_mark_from_hdr(h));
+	out_str(o, ",\"id_field\":");
+	out_u64(o, h->group);
+	out_str(o, ",\"reserved\":");
+	out_u64(o, h->rsvd);
+	out_str(o, ",\"linux\":{\"gbp\":");
+	json_verdict(o, h, VXGBP_DEV_GBP);
+	out_str(o, ",\"plain\":");
+	json_verdict(o, h, 0);
+	out_str(o, "}}");
+}
+
+/* ,"KEY":{level} or ,"KEY":null */
+static void json_opt_level(struct gd_out *o, const char *k, int present, const uint8_t *frame,
+			   const struct vxgbp_layers *ls)
+{
+	out_str(o, k);
+	if (!present) {
+		out_str(o, "null");
+		return;
+	}
+	out_putc(o, '{');
+	json_level(o, frame, ls);
+	out_putc(o, '}');
+}
+
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
-	const struct vxgbp_hdr *h = &p->vx;
 	int first = 1;
 
 	out_str(o, "{\"frame\":");
@@ -223,61 +287,15 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	out_u64(o, rec->wirelen);
 	out_str(o, ",\"caplen\":");
 	out_u64(o, rec->caplen);
-
-	out_str(o, ",\"outer\":");
-	if (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) {
-		out_putc(o, '{');
-		json_level(o, rec->data, &p->outer);
-		out_putc(o, '}');
-	} else {
-		out_str(o, "null");
-	}
-
+	json_opt_level(o, ",\"outer\":", (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0,
+		       rec->data, &p->outer);
 	out_str(o, ",\"vxlan\":");
-	if (p->have & VXGBP_HAVE_VXLAN) {
-		const char *name;
-
-		out_str(o, "{\"flags\":");
-		out_u64(o, h->flags);
-		out_str(o, ",\"vni\":");
-		out_u64(o, h->vni);
-		out_str(o, ",\"gbp\":");
-		if (vxgbp_hdr_has_gbp(h)) {
-			out_str(o, "{\"id\":");
-			out_u64(o, h->group);
-			json_gbp_flags(o, h->flags);
-			if ((name = vxgbp_groups_name(pp->groups, h->group))) {
-				out_str(o, ",\"name\":");
-				out_json_str(o, name);
-			}
-			out_putc(o, '}');
-		} else {
-			out_str(o, "null");
-		}
-		out_str(o, ",\"mark\":");
-		out_u64(o, vxgbp_mark_from_hdr(h));
-		out_str(o, ",\"id_field\":");
-		out_u64(o, h->group);
-		out_str(o, ",\"reserved\":");
-		out_u64(o, h->rsvd);
-		out_str(o, ",\"linux\":{\"gbp\":");
-		json_verdict(o, h, VXGBP_DEV_GBP);
-		out_str(o, ",\"plain\":");
-		json_verdict(o, h, 0);
-		out_str(o, "}}");
-	} else {
+	if (p->have & VXGBP_HAVE_VXLAN)
+		json_vxlan(o, pp, &p->vx);
+	else
 		out_str(o, "null");
-	}
-
-	out_str(o, ",\"inner\":");
-	if (p->have & VXGBP_HAVE_INNER_L2) {
-		out_putc(o, '{');
-		json_level(o, rec->data, &p->inner);
-		out_putc(o, '}');
-	} else {
-		out_str(o, "null");
-	}
-
+	json_opt_level(o, ",\"inner\":", (p->have & VXGBP_HAVE_INNER_L2) != 0, rec->data,
+		       &p->inner);
 	out_str(o, ",\"findings\":[");
 	json_findings(o, p->findings, &first);
 	json_findings(o, xf, &first); /* the tracker's, after the frame's own */

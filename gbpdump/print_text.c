@@ -137,86 +137,71 @@ static void print_icmp(struct gd_out *o, const struct vxgbp_l4 *l4)
 	out_u64(o, l4->icmp_code);
 }
 
-/* "IP a.p > b.q: <l4>" for one level. */
-static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
-			int verbose, int is_outer)
+/* "ethertype IPv4" for a level without L3. */
+static void print_ethertype(struct gd_out *o, uint16_t et)
 {
-	const struct vxgbp_l3 *l3 = &ls->l3;
-	const struct vxgbp_l4 *l4 = &ls->l4;
-	size_t alen = l3->version == 6 ? 16 : 4;
-	int ports = l4->off >= 0 && (l4->proto == 6 || l4->proto == 17);
+	const char *n = ethertype_name(et);
 
-	if (l3->off < 0) {
-		const char *n = ethertype_name(ls->l2.ethertype);
+	out_str(o, "ethertype ");
+	if (n) {
+		out_str(o, n);
+	} else {
+		out_str(o, "0x");
+		out_hex(o, et, 4);
+	}
+}
 
-		out_str(o, "ethertype ");
-		if (n)
-			out_str(o, n);
-		else {
-			out_str(o, "0x");
-			out_hex(o, ls->l2.ethertype, 4);
-		}
-		return;
+static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3)
+{
+	out_str(o, "ARP, ");
+	if (l3->arp_op == 1 && l3->arp_tpa && l3->arp_spa) {
+		out_str(o, "Request who-has ");
+		out_addr(o, l3->arp_tpa, 4);
+		out_str(o, " tell ");
+		out_addr(o, l3->arp_spa, 4);
+	} else if (l3->arp_op == 2 && l3->arp_spa) {
+		out_str(o, "Reply ");
+		out_addr(o, l3->arp_spa, 4);
+	} else {
+		out_str(o, "op ");
+		out_u64(o, l3->arp_op);
 	}
-	if (l3->version == 0) { /* ARP */
-		out_str(o, "ARP, ");
-		if (l3->arp_op == 1 && l3->arp_tpa && l3->arp_spa) {
-			out_str(o, "Request who-has ");
-			out_addr(o, l3->arp_tpa, 4);
-			out_str(o, " tell ");
-			out_addr(o, l3->arp_spa, 4);
-		} else if (l3->arp_op == 2 && l3->arp_spa) {
-			out_str(o, "Reply ");
-			out_addr(o, l3->arp_spa, 4);
-		} else {
-			out_str(o, "op ");
-			out_u64(o, l3->arp_op);
-		}
-		return;
+}
+
+/* -v: "(ttl 64, id 0, DF, length 78) " */
+static void print_ip_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+{
+	out_str(o, "(ttl ");
+	out_u64(o, l3->ttl);
+	if (l3->version == 4) {
+		out_str(o, ", id ");
+		out_u64(o, l3->ip_id);
+	} else if (l3->flow_label) {
+		out_str(o, ", flowlabel 0x");
+		out_hex(o, l3->flow_label, 5);
 	}
-	out_str(o, l3->version == 6 ? "IP6 " : "IP ");
-	if (verbose) {
-		out_str(o, "(ttl ");
-		out_u64(o, l3->ttl);
-		if (l3->version == 4) {
-			out_str(o, ", id ");
-			out_u64(o, l3->ip_id);
-		} else if (l3->flow_label) {
-			out_str(o, ", flowlabel 0x");
-			out_hex(o, l3->flow_label, 5);
-		}
-		if (l3->tos) {
-			out_str(o, ", tos 0x");
-			out_hex(o, l3->tos, 1);
-		}
-		if (l3->dont_frag)
-			out_str(o, ", DF");
-		if (l3->more_frags || l3->frag_off) {
-			out_str(o, ", frag ");
-			out_u64(o, l3->frag_off);
-			if (l3->more_frags)
-				out_putc(o, '+');
-		}
-		out_str(o, ", length ");
-		out_u64(o, l3->tot_len);
-		out_str(o, ") ");
+	if (l3->tos) {
+		out_str(o, ", tos 0x");
+		out_hex(o, l3->tos, 1);
 	}
-	out_addr(o, l3->src, alen);
-	if (ports) {
-		out_putc(o, '.');
-		out_u64(o, l4->sport);
+	if (l3->dont_frag)
+		out_str(o, ", DF");
+	if (l3->more_frags || l3->frag_off) {
+		out_str(o, ", frag ");
+		out_u64(o, l3->frag_off);
+		if (l3->more_frags)
+			out_putc(o, '+');
 	}
-	out_str(o, " > ");
-	out_addr(o, l3->dst, alen);
-	if (ports) {
-		out_putc(o, '.');
-		out_u64(o, l4->dport);
-	}
-	out_str(o, ":");
-	labels_print_text(o, frame, l3, verbose);
-	if (is_outer)
-		return; /* the VXLAN part follows */
-	out_putc(o, ' ');
+	out_str(o, ", length ");
+	out_u64(o, l3->tot_len);
+	out_str(o, ") ");
+}
+
+/* What follows "a > b: " in an inner frame: TCP flags, UDP length, ICMP,
+ * a fragment or an unknown protocol. */
+static void print_l4(struct gd_out *o, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4,
+		     int verbose)
+{
 	if (l4->off < 0) {
 		if (l3->frag_off) {
 			out_str(o, "fragment, offset ");
@@ -245,6 +230,45 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 		print_icmp(o, l4);
 		break;
 	}
+}
+
+/* "IP a.p > b.q: <l4>" for one level. */
+static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
+			int verbose, int is_outer)
+{
+	const struct vxgbp_l3 *l3 = &ls->l3;
+	const struct vxgbp_l4 *l4 = &ls->l4;
+	size_t alen = l3->version == 6 ? 16 : 4;
+	int ports = l4->off >= 0 && (l4->proto == 6 || l4->proto == 17);
+
+	if (l3->off < 0) {
+		print_ethertype(o, ls->l2.ethertype);
+		return;
+	}
+	if (l3->version == 0) {
+		print_arp(o, l3);
+		return;
+	}
+	out_str(o, l3->version == 6 ? "IP6 " : "IP ");
+	if (verbose)
+		print_ip_details(o, l3);
+	out_addr(o, l3->src, alen);
+	if (ports) {
+		out_putc(o, '.');
+		out_u64(o, l4->sport);
+	}
+	out_str(o, " > ");
+	out_addr(o, l3->dst, alen);
+	if (ports) {
+		out_putc(o, '.');
+		out_u64(o, l4->dport);
+	}
+	out_str(o, ":");
+	labels_print_text(o, frame, l3, verbose);
+	if (is_outer)
+		return; /* the VXLAN part follows */
+	out_putc(o, ' ');
+	print_l4(o, l3, l4, verbose);
 }
 
 void print_flags(struct gd_out *o, uint16_t flags)
