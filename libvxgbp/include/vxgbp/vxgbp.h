@@ -503,7 +503,9 @@ struct vxgbp_track_result {
 };
 
 /* Feed one frame: p as parsed (any entry point; frames without VXLAN are
- * counted too), frame its number (1-based, increasing).  r (may be NULL)
+ * counted too), its buffer still in place (the inner frame's bytes, from
+ * p->inner.l2.dst to the end of the capture, are hashed; nothing is kept
+ * pointing into it), frame its number (1-based, increasing).  r (may be NULL)
  * gets the cross-frame findings of this frame, hits in the order found
  * (the re-sighting, or MAC, IP, flow).  Returns 0, or VXGBP_E_NOSPACE when
  * a key found no room (r->full says which; with MATRIX alone, the keys of
