@@ -520,7 +520,7 @@ static void add_flags(proto_tree *vt, tvbuff_t *tvb, const struct vxgbp_hdr *h)
 }
 
 /* Flags, group, VNI, reserved byte: the 8 bytes, where they are. */
-static void add_header(proto_tree *vt, proto_item *ti, packet_info *pinfo, const vx_view_t *v)
+static void add_header(proto_tree *vt, proto_item *ti, const vx_view_t *v)
 {
 	const struct vxgbp_hdr *h = &v->p->vx;
 	const char *name = vxgbp_hdr_has_gbp(h) ? vxgbp_plugin_group_name(h->group) : NULL;
@@ -548,7 +548,6 @@ static void add_header(proto_tree *vt, proto_item *ti, packet_info *pinfo, const
 		it = proto_tree_add_string(vt, hf_group_name, v->tvb, 2, 2, name);
 		proto_item_set_generated(it);
 	}
-	(void)pinfo;
 }
 
 /* What a Linux VTEP would make of it. */
@@ -661,7 +660,7 @@ static void add_view(proto_tree *tree, packet_info *pinfo, const vx_view_t *v,
 	ti = proto_tree_add_item(tree, proto_vxgbp, v->tvb, 0, MIN(caplen, VXGBP_HDR_LEN), ENC_NA);
 	vt = proto_item_add_subtree(ti, ett_vxgbp);
 	if (v->have) {
-		add_header(vt, ti, pinfo, v);
+		add_header(vt, ti, v);
 	} else {
 		proto_item_append_text(ti, ", header cut short");
 	}

@@ -5,9 +5,11 @@
 #   dissector/screenshot.sh [BUILD_DIR] [CAPTURE] [FRAME] [OUT.png] [ROW]
 #
 # Defaults: build, fixtures/basic-gbp.pcap, frame 2,
-# docs/screenshots/wireshark-vxgbp.png, and ROW 5: the vxgbp line is the
-# fifth of the details tree (Frame, Ethernet, IP, UDP, VXLAN-GBP).  Group names come from
-# fixtures/groups.txt (turned into the plugin's vxgbp_groups table).
+# docs/screenshots/wireshark-vxgbp.png, and ROW "last": the line of the
+# details tree to expand (1 is the Frame line); vxgbp is a postdissector, so
+# its line is the last one (after VXLAN and the inner frame) when the frame
+# has one VXLAN header.  Group names come from fixtures/groups.txt (turned
+# into the plugin's vxgbp_groups table).
 # Needs: wireshark (Qt), xvfb, xdotool, imagemagick (scripts/deps/dissector.list).
 #
 # Wireshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it runs as
@@ -19,7 +21,7 @@ build=${1:-$top/build}
 capture=${2:-$top/fixtures/basic-gbp.pcap}
 frame=${3:-2}
 out=${4:-$top/docs/screenshots/wireshark-vxgbp.png}
-row=${5:-5}
+row=${5:-last}
 series=$(tshark -v 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\.[0-9]*\).*/\1/p')
 plugin=$build/plugins/$series/epan/vxgbp.so
 [ -f "$plugin" ] || { echo "screenshot.sh: no plugin at $plugin (build first)" >&2; exit 2; }
@@ -98,11 +100,15 @@ sleep 1
 # expand it with its subtrees (Shift+Right).
 xdotool mousemove 300 418 click 1
 sleep 0.5
-i=1
-while [ "$i" -lt "$row" ]; do
-	xdotool key Down
-	i=$((i + 1))
-done
+if [ "$row" = last ]; then
+	xdotool key End
+else
+	i=1
+	while [ "$i" -lt "$row" ]; do
+		xdotool key Down
+		i=$((i + 1))
+	done
+fi
 xdotool key shift+Right
 xdotool mousemove 1270 790
 sleep 2
