@@ -2,14 +2,16 @@
 # screenshot.sh - a screenshot of the vxgbp plugin in Wireshark's GUI, made
 # under Xvfb (no display needed).
 #
-#   dissector/screenshot.sh [BUILD_DIR] [CAPTURE] [FRAME] [OUT.png] [ROW]
+#   dissector/screenshot.sh [BUILD_DIR] [CAPTURE] [FRAME] [OUT.png] [ROW] [VIEW]
 #
 # Defaults: build, fixtures/basic-gbp.pcap, frame 2,
 # docs/screenshots/wireshark-vxgbp.png, and ROW "last": the line of the
 # details tree to expand (1 is the Frame line); vxgbp is a postdissector, so
 # its line is the last one (after VXLAN and the inner frame) when the frame
 # has one VXLAN header.  Group names come from fixtures/groups.txt (turned
-# into the plugin's vxgbp_groups table).
+# into the plugin's vxgbp_groups table).  VIEW "top" (default) shows the
+# expanded line from its top; "bottom" selects its last line, so the end of
+# a long tree (the findings) is in view, and gives the packet list less room.
 # Needs: wireshark (Qt), xvfb, xdotool, imagemagick (scripts/deps/dissector.list).
 #
 # Wireshark ignores WIRESHARK_PLUGIN_DIR as root, so as root it runs as
@@ -22,6 +24,9 @@ capture=${2:-$top/fixtures/basic-gbp.pcap}
 frame=${3:-2}
 out=${4:-$top/docs/screenshots/wireshark-vxgbp.png}
 row=${5:-last}
+view=${6:-top}
+upper=300
+[ "$view" = bottom ] && upper=150
 series=$(tshark -v 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\.[0-9]*\).*/\1/p')
 plugin=$build/plugins/$series/epan/vxgbp.so
 [ -f "$plugin" ] || { echo "screenshot.sh: no plugin at $plugin (build first)" >&2; exit 2; }
@@ -55,7 +60,7 @@ gui.geometry_main_height: 800
 gui.geometry_main_maximized: TRUE
 privs.warn_if_elevated: FALSE
 EOF
-cat > "$conf/recent" <<'EOF'
+cat > "$conf/recent" <<EOF
 gui.toolbar_main_show: TRUE
 gui.filter_toolbar_show: TRUE
 gui.packet_list_show: TRUE
@@ -63,7 +68,7 @@ gui.tree_view_show: TRUE
 gui.byte_view_show: FALSE
 gui.statusbar_show: TRUE
 gui.time_format: RELATIVE
-gui.geometry_main_upper_pane: 300
+gui.geometry_main_upper_pane: $upper
 EOF
 cat > "$conf/preferences" <<'EOF'
 gui.update.enabled: FALSE
@@ -110,6 +115,10 @@ else
 	done
 fi
 xdotool key shift+Right
+if [ "$view" = bottom ]; then
+	sleep 0.5
+	xdotool key End
+fi
 xdotool mousemove 1270 790
 sleep 2
 mkdir -p "$(dirname "$out")"
