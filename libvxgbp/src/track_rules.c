@@ -70,15 +70,26 @@ static void add_hit(struct vxgbp_track_result *r, unsigned rule, enum vxgbp_trac
 	x->prev_flags = flags;
 }
 
-/* The same inner frame seen again: re-applied or cleared policy.  Returns
- * the rule hit, or 0. */
-static unsigned dup_check(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
-			  struct vxgbp_track_result *r)
+/* The cache slot of the inner frame (hash *hh), asked for. */
+static struct trk_dup *dup_slot(const struct trk_state *st, const struct vxgbp_pkt *p,
+				uint64_t *hh)
+{
+	size_t len = p->caplen - (size_t)p->inner.l2.off;
+	struct trk_dup *d;
+
+	*hh = hash_bytes(mix(0x27d4eb2f165667c5ull, p->vx.vni), p->inner.l2.dst, len);
+	d = &st->dup[*hh & (TRK_DUP_SLOTS - 1)];
+	TRK_PREFETCH_W(d);
+	return d;
+}
+
+/* The same inner frame seen again (slot d, hash hh): re-applied or cleared
+ * policy.  Returns the rule hit, or 0.  The slot then remembers this frame. */
+static unsigned dup_check(struct trk_dup *d, uint64_t hh, const struct vxgbp_pkt *p,
+			  uint64_t frame, struct vxgbp_track_result *r)
 {
 	const struct vxgbp_hdr *h = &p->vx;
 	size_t len = p->caplen - (size_t)p->inner.l2.off;
-	uint64_t hh = hash_bytes(mix(0x27d4eb2f165667c5ull, h->vni), p->inner.l2.dst, len);
-	struct trk_dup *d = &st->dup[hh & (TRK_DUP_SLOTS - 1)];
 	int gbp = vxgbp_hdr_has_gbp(h);
 	unsigned rule = 0;
 
@@ -102,11 +113,13 @@ static unsigned dup_check(struct trk_state *st, const struct vxgbp_pkt *p, uint6
 	return rule;
 }
 
-/* A GBP frame's keys in the endpoint and flow tables, with their hashes. */
+/* A GBP frame's keys in the endpoint and flow tables, with their hashes
+ * and the slots they were found in (NULL: not held). */
 struct keys {
 	uint64_t mac[TRK_KEY4], ip[TRK_KEY4], flow[TRK_KEY6];
 	uint64_t h_mac, h_ip, h_flow;
 	int has_ip, has_flow;
+	struct trk_slot *s_mac, *s_ip, *s_flow;
 };
 
 /* Endpoints: VNI + inner source MAC, VNI + inner source IP (or ARP
@@ -170,43 +183,75 @@ static void judge(struct trk_slot *s, const struct vxgbp_pkt *p, uint64_t frame,
 	s->v.ep.flags = p->vx.flags;
 }
 
+/* Look the keys up (no insertion yet: a re-sighting reported changes no
+ * table). */
+static void keys_find(struct keys *k, const struct trk_state *st)
+{
+	k->s_mac = trk_tab_find(&st->eps, k->mac, TRK_KEY4, k->h_mac);
+	k->s_ip = k->has_ip ? trk_tab_find(&st->eps, k->ip, TRK_KEY4, k->h_ip) : NULL;
+	k->s_flow = k->has_flow ? trk_tab_find(&st->flows, k->flow, TRK_KEY6, k->h_flow) : NULL;
+}
+
+/* The slot of a key found by keys_find (s), or inserted now; NULL when it
+ * found no room (*full gets bit).  cap0: the table's size when s was
+ * found (an insertion since may have moved every slot). */
+static struct trk_slot *slot_of(struct trk_state *st, struct trk_tab *t, struct trk_slot *s,
+				size_t cap0, const uint64_t *k, unsigned nw, uint64_t h,
+				unsigned *full, unsigned bit)
+{
+	if (t->cap != cap0)
+		s = nw == TRK_KEY6 ? trk_tab_find(t, k, TRK_KEY6, h) : trk_tab_find(t, k, TRK_KEY4, h);
+	if (!s && !(s = vxgbpi_tab_insert(&st->mem, t, k, h)))
+		*full |= bit;
+	return s;
+}
+
 /* The endpoint and flow rules, in the order MAC, IP, flow.  Returns
  * VXGBP_TRACK_FULL_* of the keys that found no room. */
 static unsigned changes(struct trk_state *st, const struct keys *k, const struct vxgbp_pkt *p,
 			uint64_t frame, struct vxgbp_track_result *r)
 {
-	struct trk_mem *m = &st->mem;
-	struct trk_slot *s;
+	const unsigned fe = VXGBP_TRACK_FULL_ENDPOINTS, ff = VXGBP_TRACK_FULL_FLOWS;
+	size_t cap = st->eps.cap;
 	unsigned full = 0;
-	int is_new;
+	struct trk_slot *s;
 
-	s = trk_tab_get(m, &st->eps, k->mac, TRK_KEY4, k->h_mac, &is_new);
-	full |= s ? 0 : VXGBP_TRACK_FULL_ENDPOINTS;
+	s = slot_of(st, &st->eps, k->s_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full, fe);
 	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
 	if (k->has_ip) {
-		s = trk_tab_get(m, &st->eps, k->ip, TRK_KEY4, k->h_ip, &is_new);
-		full |= s ? 0 : VXGBP_TRACK_FULL_ENDPOINTS;
+		s = slot_of(st, &st->eps, k->s_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full, fe);
 		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r);
 	}
 	if (k->has_flow) {
-		s = trk_tab_get(m, &st->flows, k->flow, TRK_KEY6, k->h_flow, &is_new);
-		full |= s ? 0 : VXGBP_TRACK_FULL_FLOWS;
+		s = slot_of(st, &st->flows, k->s_flow, st->flows.cap, k->flow, TRK_KEY6,
+			    k->h_flow, &full, ff);
 		judge(s, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r);
 	}
 	return full;
 }
 
+/*
+ * The memory a frame waits for is asked for early: the endpoint and flow
+ * slots before the inner frame is hashed, the cache slot before the
+ * endpoints and flows are looked up; the cache is judged first all the
+ * same, and nothing is inserted or updated before it is.
+ */
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r)
 {
 	struct keys k;
+	struct trk_dup *d;
+	uint64_t hh;
 	int gbp = vxgbp_hdr_has_gbp(&p->vx);
 
 	if (!(p->have & VXGBP_HAVE_INNER_L2))
 		return 0;
 	if (gbp)
 		keys_make(&k, st, p);
-	if (dup_check(st, p, frame, r) || !gbp)
+	d = dup_slot(st, p, &hh);
+	if (gbp)
+		keys_find(&k, st);
+	if (dup_check(d, hh, p, frame, r) || !gbp)
 		return 0; /* a re-sighting already reported is not also a change */
 	return changes(st, &k, p, frame, r);
 }
