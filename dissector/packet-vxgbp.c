@@ -219,6 +219,7 @@ typedef struct {
 } vx_view_t;
 
 static struct vxgbp_track *file_track; /* one per capture file, lazily */
+static gboolean first_pass_treeless;   /* this file had a first pass without a tree */
 
 static int link_from_encap(int encap)
 {
@@ -342,15 +343,18 @@ static frame_rec_t *frame_rec_find(wmem_allocator_t *scope, packet_info *pinfo, 
 }
 
 /* The frame's record: found and kept on the first pass, read on the later
- * ones (found again, not kept, when the first pass had no tree). */
+ * ones.  Only when a first pass ran without a tree (not Wireshark's way
+ * while the postdissector wants fields) is it looked for again. */
 static frame_rec_t *frame_rec(packet_info *pinfo, proto_tree *tree)
 {
 	frame_rec_t *rec;
 
 	if (pinfo->fd->visited) {
 		rec = (frame_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_vxgbp, 0);
-		return rec ? rec : frame_rec_find(pinfo->pool, pinfo, tree);
+		return rec || !first_pass_treeless ? rec : frame_rec_find(pinfo->pool, pinfo, tree);
 	}
+	if (!tree)
+		first_pass_treeless = TRUE;
 	rec = frame_rec_find(wmem_file_scope(), pinfo, tree);
 	if (rec)
 		p_add_proto_data(wmem_file_scope(), pinfo, proto_vxgbp, 0, rec);
@@ -775,6 +779,7 @@ static void vxgbp_init(void)
 
 	vxgbp_plugin_track_free(file_track);
 	file_track = NULL;
+	first_pass_treeless = FALSE;
 	if (!proto_is_protocol_enabled(find_protocol_by_id(proto_vxgbp)) || hf_vxlan < 0) {
 		set_postdissector_wanted_hfids(post_handle, NULL);
 		return;
