@@ -4,8 +4,9 @@
  * whole capture file (classic pcap or pcapng), put in a memory file and read
  * the way gbpdump -r reads it - the fast classic-pcap reader, then again
  * through libpcap (--libpcap) - with every record parsed by libvxgbp and
- * printed as text (-v -e), as JSON and into the --stats tables, all written
- * to /dev/null.  Both readers must agree on the records they deliver before
+ * fed to libvxgbp's tracker (the cross-frame rules, and the --stats matrix
+ * one run in 16) and printed as text (-v -e), as JSON and as the --stats
+ * tables, all written to /dev/null.  Both readers must agree on the records they deliver before
  * the first error (same lengths and time stamps), and on the number of
  * records when neither failed.
  */
@@ -41,13 +42,40 @@ struct seen {
 	int err;
 };
 
+static void *zalloc(void *ctx, size_t size)
+{
+	(void)ctx;
+	return calloc(1, size);
+}
+
+static void zfree(void *ctx, void *ptr, size_t size)
+{
+	(void)ctx;
+	(void)size;
+	free(ptr);
+}
+
+/* A tracker for this run: the rules always, the matrix with --stats.  A
+ * small budget, so the tables' full paths are fuzzed too. */
+static struct vxgbp_track *track_new(int with_stats)
+{
+	struct vxgbp_track_opts to = { VXGBP_TRACK_RULES | (with_stats ? VXGBP_TRACK_MATRIX : 0),
+				       4u << 20, zalloc, zfree, NULL };
+	struct vxgbp_track *t = malloc(vxgbp_track_size());
+
+	if (!t || vxgbp_track_init(t, &to) < 0)
+		abort();
+	return t;
+}
+
 static void run(const char *path, unsigned flags, int verbose, int with_stats, struct seen *s)
 {
 	char errbuf[GD_ERRBUF];
 	struct vxgbp_parse_opts popts;
 	struct gd_reader rd;
 	struct gd_print pp;
-	struct gd_stats *st;
+	struct vxgbp_track *st;
+	struct vxgbp_track_result tr;
 	struct gd_rec rec;
 	struct vxgbp_pkt pkt;
 	int rr;
@@ -66,8 +94,8 @@ static void run(const char *path, unsigned flags, int verbose, int with_stats, s
 	pp.eflag = verbose;
 	pp.tmode = verbose ? GD_TIME_DATE : GD_TIME_EPOCH;
 	pp.groups = &groups;
-	/* the --stats report walks all 65537 group slots: costly, so 1 run in 16 */
-	st = with_stats ? stats_new() : NULL;
+	/* the --stats matrix costs more: 1 run in 16 */
+	st = track_new(with_stats);
 	while ((rr = reader_next(&rd, &rec, errbuf)) == 1) {
 		if (rec.caplen && !rec.data)
 			abort();
@@ -87,19 +115,23 @@ static void run(const char *path, unsigned flags, int verbose, int with_stats, s
 		}
 		s->n++;
 		vxgbp_pkt_parse(&pkt, rec.data, rec.caplen, rec.wirelen, &popts);
-		print_text(out, &pp, &rec, &pkt);
-		print_json(out, &pp, &rec, &pkt);
-		if (st)
-			stats_add(st, &rec, &pkt);
+		vxgbp_track_frame(st, &pkt, rec.no, &tr);
+		if (tr.findings & ~(VXGBP_RB(VXGBP_R_POLICY_REAPPLIED) | VXGBP_RB(VXGBP_R_A_CLEARED) |
+				    VXGBP_RB(VXGBP_R_GROUP_CONFLICT) |
+				    VXGBP_RB(VXGBP_R_FLOW_GROUP_CHANGE)))
+			abort(); /* only the four cross-frame rules come from the tracker */
+		print_text(out, &pp, &rec, &pkt, tr.findings);
+		print_json(out, &pp, &rec, &pkt, tr.findings);
 		if (s->n > 100000)
 			break;
 	}
 	s->err = rr < 0;
-	if (st) {
+	if (with_stats) {
 		stats_print(st, out, &groups, 0);
 		stats_print(st, out, &groups, 1);
-		stats_free(st);
 	}
+	vxgbp_track_fini(st);
+	free(st);
 	out_flush(out);
 	reader_close(&rd);
 }
