@@ -8,7 +8,7 @@
  *    up twice within a short window, so a bounded cache is enough;
  *  - endpoints (VNI + inner source MAC, VNI + inner source IP or ARP
  *    sender) and inner flows (VNI + IP version, protocol, addresses, and
- *    ports for TCP, UDP and SCTP), each keeping the last group ID seen.
+ *    ports for TCP and UDP), each keeping the last group ID seen.
  * A re-sighting already reported is not also an endpoint or flow change.
  */
 #include <string.h>
@@ -154,8 +154,9 @@ static void keys_make(struct keys *k, const struct trk_state *st, const struct v
 	}
 	if (!(k->has_flow = ip && l3->dst))
 		return;
-	if ((p->have & VXGBP_HAVE_INNER_L4) &&
-	    (l3->proto == 6 || l3->proto == 17 || l3->proto == 132)) {
+	/* ports only where the parser reads them: TCP and UDP (ICMP's echo
+	 * id/sequence are not a flow) */
+	if ((p->have & VXGBP_HAVE_INNER_L4) && (l3->proto == 6 || l3->proto == 17)) {
 		sp = p->inner.l4.sport;
 		dp = p->inner.l4.dport;
 	}
