@@ -22,6 +22,7 @@
 #include <vxgbp/vxgbp.h>
 
 #include "check.h"
+#include "cli.h"
 #include "out.h"
 #include "print.h"
 #include "reader.h"
@@ -116,38 +117,11 @@ struct opts {
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 {
-	char *end;
 	unsigned long long x;
 
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || x > max || s[0] == '-')
+	if (cli_parse_num(s, max, &x))
 		return -1;
 	*v = (uint32_t)x;
-	return 0;
-}
-
-/* "4096", "64k", "256M", "1G" (1024-based) into a positive size. */
-static int parse_size(const char *s, size_t *v)
-{
-	char *end;
-	unsigned long long x, mul = 1;
-
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno || end == s || s[0] == '-')
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		mul = 1ull << 10;
-	else if (*end == 'M')
-		mul = 1ull << 20;
-	else if (*end == 'G')
-		mul = 1ull << 30;
-	if (mul > 1)
-		end++;
-	if (*end || x == 0 || x > SIZE_MAX / mul)
-		return -1;
-	*v = (size_t)(x * mul);
 	return 0;
 }
 
@@ -193,7 +167,7 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 		o->want_vni = 1;
 		return GO_ON;
 	default: /* OPT_BUDGET */
-		if (parse_size(arg, &o->budget))
+		if (cli_parse_size(arg, &o->budget))
 			return bad_value("--track-budget", "a size in bytes (k, M, G suffixes)",
 					 arg);
 		o->budget_arg = arg;

@@ -19,6 +19,7 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "cli.h"
 #include "pcap_writer.h"
 
 #define MAX_FRAME 16384
@@ -52,22 +53,6 @@ struct spec {
 
 static const char *prog = "gbpgen";
 
-static int parse_mac(const char *s, uint8_t m[6])
-{
-	unsigned v[6];
-	char tail;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-		   &tail) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (v[i] > 255)
-			return -1;
-		m[i] = (uint8_t)v[i];
-	}
-	return 0;
-}
-
 /* 4 or 6, or -1 */
 static int parse_ip(const char *s, uint8_t out[16])
 {
@@ -77,17 +62,6 @@ static int parse_ip(const char *s, uint8_t out[16])
 	if (inet_pton(AF_INET6, s, out) == 1)
 		return 6;
 	return -1;
-}
-
-static int parse_num(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *v > max || s[0] == '-')
-		return -1;
-	return 0;
 }
 
 static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
@@ -165,7 +139,7 @@ static int set_num(struct spec *s, const struct spec_key *k, const char *val)
 	unsigned long long v;
 	unsigned char *f = (unsigned char *)s + k->off;
 
-	if (parse_num(val, k->max, &v))
+	if (cli_parse_num(val, k->max, &v))
 		return -1;
 	switch (k->size) {
 	case 1: { uint8_t x = (uint8_t)v; memcpy(f, &x, 1); break; }
@@ -184,7 +158,7 @@ static int set_time(struct spec *s, const struct spec_key *k, const char *val)
 
 	(void)k;
 	s->time_set = 1;
-	if (parse_num(val, ~0ull, &v) == 0) {
+	if (cli_parse_num(val, ~0ull, &v) == 0) {
 		s->ts_sec = (long long)v;
 		s->ts_nsec = 0;
 		return 0;
@@ -193,7 +167,7 @@ static int set_time(struct spec *s, const struct spec_key *k, const char *val)
 		return -1;
 	memcpy(whole, val, (size_t)(dot - val));
 	whole[dot - val] = '\0';
-	if (parse_num(whole, ~0ull, &v) || strlen(dot + 1) > 9 || !dot[1])
+	if (cli_parse_num(whole, ~0ull, &v) || strlen(dot + 1) > 9 || !dot[1])
 		return -1;
 	memcpy(frac, dot + 1, strlen(dot + 1));
 	s->ts_sec = (long long)v;
@@ -206,7 +180,7 @@ static int set_gbp(struct spec *s, const struct spec_key *k, const char *val)
 	unsigned long long v;
 
 	(void)k;
-	if (parse_num(val, 0xffff, &v))
+	if (cli_parse_num(val, 0xffff, &v))
 		return -1;
 	s->hdr.flags |= VXGBP_F_G;
 	s->hdr.group = (uint16_t)v;
@@ -218,7 +192,7 @@ static int set_flag(struct spec *s, const struct spec_key *k, const char *val)
 {
 	unsigned long long v;
 
-	if (parse_num(val, 1, &v))
+	if (cli_parse_num(val, 1, &v))
 		return -1;
 	if (v)
 		s->hdr.flags |= (uint16_t)k->max;
@@ -232,7 +206,7 @@ static int set_mark(struct spec *s, const struct spec_key *k, const char *val)
 	unsigned long long v;
 
 	(void)k;
-	if (parse_num(val, 0xffffffffu, &v))
+	if (cli_parse_num(val, 0xffffffffu, &v))
 		return -1;
 	vxgbp_mark_to_hdr(&s->hdr, (uint32_t)v, s->hdr.vni, 0);
 	return 0;
@@ -267,7 +241,7 @@ static int set_mac(struct spec *s, const struct spec_key *k, const char *val)
 {
 	struct vxgbp_eth_spec *e = k->max & KEY_INNER ? &s->ieth : &s->eth;
 
-	return parse_mac(val, k->max & KEY_SRC ? e->src : e->dst);
+	return cli_parse_mac(val, k->max & KEY_SRC ? e->src : e->dst);
 }
 
 static int set_addr(struct spec *s, const struct spec_key *k, const char *val)
@@ -302,7 +276,7 @@ static int set_vlan(struct spec *s, const struct spec_key *k, const char *val)
 	strcpy(buf, val);
 	e->n_vlan = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (e->n_vlan >= VXGBP_MAX_VLAN || parse_num(tok, 0xffff, &v))
+		if (e->n_vlan >= VXGBP_MAX_VLAN || cli_parse_num(tok, 0xffff, &v))
 			return -1;
 		e->vlan_tci[e->n_vlan++] = (uint16_t)v;
 	}
@@ -314,7 +288,7 @@ static int set_qinq(struct spec *s, const struct spec_key *k, const char *val)
 	unsigned long long v;
 
 	(void)k;
-	if (parse_num(val, 1, &v))
+	if (cli_parse_num(val, 1, &v))
 		return -1;
 	s->eth.vlan_tpid[0] = v ? 0x88a8 : 0x8100;
 	return 0;
@@ -325,7 +299,7 @@ static int set_ttl(struct spec *s, const struct spec_key *k, const char *val)
 	unsigned long long v;
 
 	(void)k;
-	if (parse_num(val, 255, &v))
+	if (cli_parse_num(val, 255, &v))
 		return -1;
 	s->ip.ttl = (uint8_t)v;
 	s->ttl_zero = v == 0; /* the builder sends 0 as 64: patched after */

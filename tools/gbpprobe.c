@@ -44,6 +44,7 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "cli.h"
 #include "pcap_writer.h"
 
 #define MAX_FRAME 2048
@@ -494,11 +495,12 @@ static void print_report(struct ctx *c, int json, const char *vtep)
 
 static int parse_num(const char *s, unsigned long max, unsigned long *v)
 {
-	char *end;
+	unsigned long long x;
 
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	return errno || end == s || *end || *v > max || s[0] == '-' ? -1 : 0;
+	if (cli_parse_num(s, max, &x))
+		return -1;
+	*v = (unsigned long)x;
+	return 0;
 }
 
 static int open_sock(const struct sockaddr_in *a)
@@ -554,22 +556,6 @@ struct args {
 	int json, force;
 };
 
-static int parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned m[6];
-	char tail;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
-		   &tail) != 6)
-		return -1;
-	for (int i = 0; i < 6; i++) {
-		if (m[i] > 255)
-			return -1;
-		mac[i] = (uint8_t)m[i];
-	}
-	return 0;
-}
-
 /* A number option into *out; 0 or -1 (bad, or 0 where 0 is not allowed). */
 static int num_opt(const char *arg, unsigned long max, int zero_ok, unsigned long *out)
 {
@@ -590,7 +576,7 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	case 'W': a->rfile = arg; return 0;
 	case O_TMAC:
 		c->have_target_mac = 1;
-		return parse_mac(arg, c->target_mac);
+		return cli_parse_mac(arg, c->target_mac);
 	case O_PORT:
 		return num_opt(arg, 0xffff, 0, &a->port);
 	case O_LPORT:
