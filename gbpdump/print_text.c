@@ -275,9 +275,10 @@ void print_flags(struct gd_out *o, uint16_t flags)
 {
 	char buf[VXGBP_FLAGS_STRLEN];
 
-	vxgbp_flags_format(buf, sizeof(buf), flags, VXGBP_FLAGSET_DRAFT);
+	int n = vxgbp_flags_format(buf, sizeof(buf), flags, VXGBP_FLAGSET_DRAFT);
+
 	out_putc(o, '[');
-	out_str(o, buf);
+	out_write(o, buf, n > 0 ? (size_t)n : 0);
 	out_putc(o, ']');
 }
 

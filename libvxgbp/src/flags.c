@@ -14,7 +14,7 @@
  * vxlan_parse_gbp_hdr() reads them only when G is set.  Without G they are
  * reserved bits (RFC 7348 sec. 5) and are rendered as such.
  */
-#include <stdio.h>
+#include <string.h>
 
 #include <vxgbp/vxgbp.h>
 
@@ -51,19 +51,52 @@ uint16_t vxgbp_flags_defined(uint16_t f, unsigned sets)
 	return d;
 }
 
-int vxgbp_flags_format(char *buf, size_t buflen, uint16_t f, unsigned sets)
+/* The rendering of f into w, which has VXGBP_FLAGS_STRLEN bytes: the
+ * defined bits set, by name, then R=0x.... for the rest (one pass over the
+ * table, as vxgbp_flags_defined() reads it). */
+static inline size_t render(char *w, uint16_t f, unsigned sets)
 {
-	uint16_t def = vxgbp_flags_defined(f, sets), rsvd = (uint16_t)(f & ~def);
-	char tmp[VXGBP_FLAGS_STRLEN] = "";
+	static const char hex[] = "0123456789abcdef";
+	uint16_t rsvd = f;
 	size_t n = 0;
 
-	for (unsigned i = 0; i < N_FLAGS; i++)
-		if (f & def & flags[i].mask)
-			n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%s%s", n ? "," : "",
-					      flags[i].name);
-	if (rsvd)
-		n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%sR=0x%04x", n ? "," : "", rsvd);
-	if (buflen)
-		snprintf(buf, buflen, "%s", tmp);
+	if (!sets)
+		sets = VXGBP_FLAGSET_DRAFT;
+	for (unsigned i = 0; i < N_FLAGS; i++) {
+		const struct vxgbp_flag_info *fi = &flags[i];
+
+		if (!(f & fi->mask) || !(fi->set & sets) || (f & fi->needs) != fi->needs)
+			continue;
+		rsvd &= (uint16_t)~fi->mask;
+		if (n)
+			w[n++] = ',';
+		for (const char *c = fi->name; *c; c++)
+			w[n++] = *c;
+	}
+	if (rsvd) {
+		if (n)
+			w[n++] = ',';
+		memcpy(w + n, "R=0x", 4);
+		n += 4;
+		for (int k = 12; k >= 0; k -= 4)
+			w[n++] = hex[(rsvd >> k) & 0xf];
+	}
+	w[n] = '\0';
+	return n;
+}
+
+/* Plain stores, no printf: gbpdump renders the flags of every frame. */
+int vxgbp_flags_format(char *buf, size_t buflen, uint16_t f, unsigned sets)
+{
+	char tmp[VXGBP_FLAGS_STRLEN];
+	size_t n;
+
+	if (buf && buflen >= VXGBP_FLAGS_STRLEN)
+		return (int)render(buf, f, sets);
+	n = render(tmp, f, sets);
+	if (!buf || !buflen)
+		return VXGBP_E_NOSPACE;
+	for (size_t i = 0; i < buflen; i++)
+		buf[i] = i + 1 < buflen && i < n ? tmp[i] : '\0';
 	return n < buflen ? (int)n : VXGBP_E_NOSPACE;
 }
