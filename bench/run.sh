@@ -3,6 +3,7 @@
 #
 #   bench/run.sh [--bin DIR] [--dir DIR] [--frames N] [--runs R] [--quick]
 #                [--memory] [--callgrind] [--no-tshark] [--results FILE]
+#                [--baseline DIR]
 #
 # --bin DIR     where gbpdump, gbpgen and vxgbp_microbench are (build-perf/bin)
 # --dir DIR     where the generated captures go (/var/tmp/vxgbp-bench); they
@@ -19,6 +20,9 @@
 # --callgrind   instructions per frame (valgrind --tool=callgrind) of gbpdump
 #               text, --json, --stats and --libpcap on a 100,000-frame capture
 # --results F   also write the tables (markdown) to F
+# --baseline D  also time (and count, with --callgrind) the gbpdump in D,
+#               e.g. a build of the commit before a change, in the same
+#               round-robin: rows "before: ..." beside the others
 #
 # Captures (gbpgen): "pool" = N frames over 10,000 flows (inner source
 # addresses), a mix of TCP (1000-byte payload, 40%), UDP (300, 30%) and ICMP
@@ -30,7 +34,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../build-perf/bin
 dir=/var/tmp/vxgbp-bench
-frames=1000000 runs=5 quick=0 memory=0 callgrind=0 tshark=1 results=
+frames=1000000 runs=5 quick=0 memory=0 callgrind=0 tshark=1 results= base=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bin) bin=$2; shift ;;
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--callgrind) callgrind=1 ;;
 	--no-tshark) tshark=0 ;;
 	--results) results=$2; shift ;;
+	--baseline) base=$2/gbpdump; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -51,6 +56,7 @@ if [ $quick = 1 ]; then
 	frames=100000 runs=1 tshark=0
 fi
 gd=$bin/gbpdump gen=$bin/gbpgen micro=$bin/vxgbp_microbench
+[ -z "$base" ] || [ -x "$base" ] || { echo "run.sh: $base missing (--baseline DIR)" >&2; exit 2; }
 for t in "$gd" "$gen"; do
 	[ -x "$t" ] || { echo "run.sh: $t missing (build first; --bin DIR)" >&2; exit 2; }
 done
@@ -188,11 +194,18 @@ queue "cat" "$frames" "$bytes" cat "$pool"
 queue "gbpdump -r" "$frames" "$bytes" "$gd" -r "$pool"
 queue "gbpdump -r --json" "$frames" "$bytes" "$gd" -r "$pool" --json
 queue "gbpdump -r --stats" "$frames" "$bytes" "$gd" -r "$pool" --stats
+queue "gbpdump -r --check" "$frames" "$bytes" "$gd" -r "$pool" --check
 queue "gbpdump -r --libpcap" "$frames" "$bytes" "$gd" -r "$pool" --libpcap
 queue "gbpdump -r - (stdin)" "$frames" "$bytes" sh -c "exec \"$gd\" -r - <\"$pool\""
 queue "gbpdump -r - (from a pipe)" "$frames" "$bytes" sh -c "cat \"$pool\" | \"$gd\" -r -"
 queue "gbpdump -r FILE.pcapng" "$frames" "$bytesng" "$gd" -r "$poolng"
 queue "gbpdump -r FILE.pcapng --stats" "$frames" "$bytesng" "$gd" -r "$poolng" --stats
+if [ -n "$base" ]; then
+	for opts in "" "--json" "--stats" "--check"; do
+		# shellcheck disable=SC2086
+		queue "before: gbpdump -r $opts" "$frames" "$bytes" "$base" -r "$pool" $opts
+	done
+fi
 run_queue "$runs" || exit 1
 if have tcpdump; then
 	run_one "tcpdump -nr" "$slow" "$frames" "$bytes" tcpdump -nr "$pool"
@@ -263,11 +276,15 @@ if [ $callgrind = 1 ] && have valgrind; then
 	say ""
 	say "| command | instructions | per frame |"
 	say "|---|---:|---:|"
-	for opts in "" "--json" "--stats" "--libpcap"; do
-		# shellcheck disable=SC2086
-		ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$gd" -r "$small" $opts \
-			2>&1 >/dev/null | sed -n 's/.*Collected : *//p')
-		say "| \`gbpdump -r $opts\` | $ir | $((ir / 100000)) |"
+	for opts in "" "--json" "--stats" "--check" "-v" "--libpcap"; do
+		for g in "$gd" $base; do
+			# shellcheck disable=SC2086
+			ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$g" -r "$small" $opts \
+				2>&1 >/dev/null | sed -n 's/.*Collected : *//p')
+			# a baseline may not know an option: no row then
+			[ -n "$ir" ] || continue
+			say "| $([ "$g" = "$gd" ] || echo "before: ")\`gbpdump -r $opts\` | $ir | $((ir / 100000)) |"
+		done
 	done
 fi
 
