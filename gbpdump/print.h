@@ -30,6 +30,11 @@ struct gd_print {
 	size_t local_len;
 	int64_t utc_sec;
 	char utc_buf[32];
+	/* the last flag word libvxgbp rendered (consecutive frames mostly
+	 * share one): -1 when none yet */
+	int32_t flags_word;
+	int flags_len;
+	char flags_buf[VXGBP_FLAGS_STRLEN];
 };
 
 void print_init(struct gd_print *pp);
@@ -40,7 +45,8 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf);
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf);
-/* "G,I,D" style names of the flag word; reserved bits as R=0x.... */
-void print_flags(struct gd_out *o, uint16_t flags);
+/* "[G,I,D]": the flag word as libvxgbp names it (reserved bits as R=0x....),
+ * rendered again only when it differs from the last frame's. */
+void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags);
 
 #endif /* GBPDUMP_PRINT_H */

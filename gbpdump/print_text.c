@@ -22,6 +22,7 @@ void print_init(struct gd_print *pp)
 	memset(pp, 0, sizeof(*pp));
 	pp->local_sec = -1;
 	pp->utc_sec = -1;
+	pp->flags_word = -1;
 }
 
 static void print_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
@@ -271,14 +272,17 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 	print_l4(o, l3, l4, verbose);
 }
 
-void print_flags(struct gd_out *o, uint16_t flags)
+void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags)
 {
-	char buf[VXGBP_FLAGS_STRLEN];
+	if (pp->flags_word != flags) {
+		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
+					   VXGBP_FLAGSET_DRAFT);
 
-	int n = vxgbp_flags_format(buf, sizeof(buf), flags, VXGBP_FLAGSET_DRAFT);
-
+		pp->flags_len = n > 0 ? n : 0;
+		pp->flags_word = flags;
+	}
 	out_putc(o, '[');
-	out_write(o, buf, n > 0 ? (size_t)n : 0);
+	out_write(o, pp->flags_buf, (size_t)pp->flags_len);
 	out_putc(o, ']');
 }
 
@@ -308,7 +312,7 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 	out_str(o, vxgbp_hdr_has_gbp(h) ? " VXLAN-GBP vni " : " VXLAN vni ");
 	out_u64(o, h->vni);
 	out_str(o, " flags ");
-	print_flags(o, h->flags);
+	print_flags(o, pp, h->flags);
 	if (vxgbp_hdr_has_gbp(h)) {
 		const char *name = vxgbp_groups_name(pp->groups, h->group);
 
