@@ -82,6 +82,7 @@ static int hf_finding = -1;
 static int hf_xframe_prev = -1;
 static int hf_xframe_group = -1;
 static int hf_xframe_flags = -1;
+static int hf_xframe_key = -1;
 
 static gint ett_vxgbp = -1;
 static gint ett_flags = -1;
@@ -591,6 +592,9 @@ static void add_xframe_hit(proto_tree *xt, const vx_view_t *v, const struct vxgb
 	pi = proto_tree_add_uint_format_value(ht, hf_xframe_flags, v->tvb, 0, 0, hit->prev_flags,
 					      "0x%04x (%s)", hit->prev_flags, txt[0] ? txt : "none");
 	proto_item_set_generated(pi);
+	pi = proto_tree_add_string(ht, hf_xframe_key, v->tvb, 0, 0,
+				   vxgbp_track_key_name(hit->key) ? vxgbp_track_key_name(hit->key) : "?");
+	proto_item_set_generated(pi);
 }
 
 /* One cross-frame finding: the rule, and every earlier frame it
@@ -908,6 +912,9 @@ static void proto_register_vxgbp(void)
 				      BASE_HEX_DEC, NULL, 0x0, NULL, HFILL } },
 		{ &hf_xframe_flags, { "Its flags", "vxgbp.xframe.prev_flags", FT_UINT16, BASE_HEX,
 				      NULL, 0x0, NULL, HFILL } },
+		{ &hf_xframe_key, { "Matched on", "vxgbp.xframe.key", FT_STRING, BASE_NONE,
+				    NULL, 0x0, "What the two frames share: the inner frame, "
+				    "the source MAC or IP, or the flow", HFILL } },
 	};
 	static gint *ett[] = { &ett_vxgbp, &ett_flags, &ett_linux, &ett_findings, &ett_xframe,
 				&ett_xframe_hit };

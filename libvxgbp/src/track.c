@@ -162,3 +162,18 @@ void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary
 	s->full = full_of(st);
 	s->mem = st->mem.held;
 }
+
+const char *vxgbp_track_key_name(enum vxgbp_track_key key)
+{
+	switch (key) {
+	case VXGBP_KEY_FRAME:
+		return "inner frame";
+	case VXGBP_KEY_MAC:
+		return "source MAC";
+	case VXGBP_KEY_IP:
+		return "source IP";
+	case VXGBP_KEY_FLOW:
+		return "flow";
+	}
+	return NULL;
+}

@@ -957,6 +957,27 @@ END_TEST
 
 /* Plain VXLAN, non-VXLAN, unparsable frames, a VXLAN frame cut in its
  * inner frame: each counted where it belongs. */
+/* Every key kind has a name, distinct; anything else has none. */
+START_TEST(test_key_names)
+{
+	static const struct {
+		enum vxgbp_track_key k;
+		const char *name;
+	} want[] = {
+		{ VXGBP_KEY_FRAME, "inner frame" },
+		{ VXGBP_KEY_MAC, "source MAC" },
+		{ VXGBP_KEY_IP, "source IP" },
+		{ VXGBP_KEY_FLOW, "flow" },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_STR(vxgbp_track_key_name(want[i].k), want[i].name);
+	EXPECT(vxgbp_track_key_name((enum vxgbp_track_key)0) == NULL, "a name for key 0");
+	EXPECT(vxgbp_track_key_name((enum vxgbp_track_key)(VXGBP_KEY_FLOW + 1)) == NULL,
+	       "a name past the last key");
+}
+END_TEST
+
 START_TEST(test_counts)
 {
 	struct vxgbp_track_summary s;
@@ -1012,5 +1033,6 @@ int main(void)
 	tcase_add_test(tc, test_alloc_fails);
 	tcase_add_test(tc, test_fini_init);
 	tcase_add_test(tc, test_api_errors);
+	tcase_add_test(tc, test_key_names);
 	return unit_run(s, "track");
 }

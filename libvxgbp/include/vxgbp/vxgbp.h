@@ -479,6 +479,8 @@ enum vxgbp_track_key {
 	VXGBP_KEY_IP,        /* VNI + inner source IP (or ARP sender) */
 	VXGBP_KEY_FLOW,      /* VNI + inner 5-tuple */
 };
+/* "inner frame", "source MAC", "source IP", "flow"; NULL for another value. */
+const char *vxgbp_track_key_name(enum vxgbp_track_key key);
 
 /* One cross-frame finding: which rule, on what key, against which frame. */
 struct vxgbp_track_hit {
