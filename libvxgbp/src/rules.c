@@ -9,6 +9,7 @@
 #include <vxgbp/vxgbp.h>
 
 #define DRAFT "draft-smith-vxlan-group-policy"
+#define GPE "draft-ietf-nvo3-vxlan-gpe"
 
 static const struct vxgbp_rule_info rules[VXGBP_R__COUNT] = {
 	[VXGBP_R_I_CLEAR] = { "gbp.i-flag-clear", VXGBP_LEVEL_MUST, "RFC 7348 sec. 5",
@@ -79,6 +80,24 @@ static const struct vxgbp_rule_info rules[VXGBP_R__COUNT] = {
 		"CIPSO category bitmap ends in zero octets (minimal encoding SHOULD be used, except the 10-octet optimized form)" },
 	[VXGBP_R_CIPSO_LOCAL] = { "cipso.local-tag", VXGBP_LEVEL_INFO, "Linux net/ipv4/cipso_ipv4.c",
 		"CIPSO tag 128 (Linux local secid): only accepted on loopback" },
+	[VXGBP_R_GPE_ON_VXLAN_PORT] = { "gpe.on-vxlan-port", VXGBP_LEVEL_MUST, "RFC 7348 sec. 5; " GPE " sec. 3.2",
+		"VXLAN-GPE header (P bit) sent to a VXLAN port: a GBP or RFC 7348 receiver sees reserved bits and drops it (GPE uses port 4790)" },
+	[VXGBP_R_GPE_VERSION] = { "gpe.version", VXGBP_LEVEL_MUST, GPE " sec. 3.2",
+		"VXLAN-GPE version is not 0: a receiver that does not support it MUST drop the packet" },
+	[VXGBP_R_GPE_RSVD] = { "gpe.reserved", VXGBP_LEVEL_MUST, GPE " sec. 3.2",
+		"VXLAN-GPE reserved bits set: they MUST be zero on transmission" },
+	[VXGBP_R_GPE_OAM] = { "gpe.oam", VXGBP_LEVEL_INFO, GPE " sec. 3.2",
+		"VXLAN-GPE O bit set: an OAM packet (Linux drops it, it does no OAM processing)" },
+	[VXGBP_R_GPE_NEXT_PROTO] = { "gpe.next-protocol", VXGBP_LEVEL_SHOULD, GPE " sec. 3.2",
+		"VXLAN-GPE Next Protocol absent (P clear) or not one of IPv4, IPv6, Ethernet, NSH, MPLS: the payload cannot be decoded" },
+	[VXGBP_R_GSO_LENGTH] = { "ip.gso-length", VXGBP_LEVEL_INFO, "RFC 2675; Linux BIG TCP",
+		"IPv4 total length 0 or IPv6 jumbogram: a GSO super-frame captured on the sending host; the length is taken from the capture" },
+	[VXGBP_R_CSUM_OFFLOAD] = { "udp.checksum-offload", VXGBP_LEVEL_INFO, "Linux CHECKSUM_PARTIAL",
+		"the bad checksum looks offloaded (the field holds the pseudo-header sum, or the frame is a GSO super-frame): captured on the sending host before the NIC filled it in" },
+	[VXGBP_R_DEPTH] = { "tunnel.depth", VXGBP_LEVEL_INFO, "vxgbp",
+		"tunnels nested deeper than the parser walks: the innermost layers are not decoded" },
+	[VXGBP_R_UNJUDGED] = { "frame.unjudged", VXGBP_LEVEL_SHOULD, "vxgbp",
+		"the frame could not be judged: it ends or breaks before the parser could tell whether it carries VXLAN" },
 };
 
 const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule)

@@ -68,6 +68,8 @@ const char *vxgbp_strerror(int err);
 #define VXGBP_HDR_LEN 8
 #define VXGBP_PORT_IANA 4789  /* RFC 7348 */
 #define VXGBP_PORT_LINUX 8472 /* Linux's historic default */
+#define VXGBP_PORT_GPE 4790   /* VXLAN-GPE, draft-ietf-nvo3-vxlan-gpe */
+#define VXGBP_PORT_GENEVE 6081 /* Geneve, RFC 8926 */
 
 /* The first 16 bits of the header, as a host-order word (byte 0 << 8 | byte 1).
  * These are the same bit positions Linux uses in vx_flags (G = bit 31,
@@ -115,6 +117,53 @@ static inline int vxgbp_hdr_has_gbp(const struct vxgbp_hdr *h)
 {
 	return (h->flags & VXGBP_F_G) != 0;
 }
+
+/* ------------------------------------------------------------------------
+ * VXLAN-GPE (draft-ietf-nvo3-vxlan-gpe; Linux's struct vxlanhdr_gpe and
+ * vxlan_parse_gpe_proto()) uses the same 8 bytes differently:
+ *
+ *   |R|R|Ver|I|P|B|O|       Reserved                | Next Protocol |
+ *   |          VXLAN Network Identifier (VNI)       |   Reserved    |
+ *
+ * In struct vxgbp_hdr terms: flags holds Ver, I, P, B and O; group holds a
+ * reserved byte (high) and the Next Protocol (low).  The two extensions
+ * cannot both be read from one header: GBP's Group Policy ID covers GPE's
+ * Next Protocol, GBP's G bit is reserved in GPE and GPE's P bit is
+ * reserved in GBP (Linux refuses a device with both).  The one reading
+ * rule (vxgbp_vx_kind):
+ *  - destination port 4790: VXLAN-GPE;
+ *  - any other VXLAN port: VXLAN(-GBP), unless P is set and G is clear:
+ *    then the sender meant GPE; it is decoded as GPE and judged by
+ *    gpe.on-vxlan-port (a GBP or RFC 7348 receiver drops it).
+ */
+#define VXGBP_GPE_F_VER 0x3000u /* version (0 is the only one) */
+#define VXGBP_GPE_F_P 0x0400u   /* Next Protocol present */
+#define VXGBP_GPE_F_B 0x0200u   /* BUM traffic (draft -05 and later) */
+#define VXGBP_GPE_F_O 0x0100u   /* OAM packet */
+#define VXGBP_GPE_F_RSVD 0xc0ffu /* reserved bits of the flag word */
+
+#define VXGBP_GPE_NP_IPV4 1
+#define VXGBP_GPE_NP_IPV6 2
+#define VXGBP_GPE_NP_ETHERNET 3
+#define VXGBP_GPE_NP_NSH 4
+#define VXGBP_GPE_NP_MPLS 5
+
+enum vxgbp_vx_kind {
+	VXGBP_VX_VXLAN = 0, /* RFC 7348, with or without GBP */
+	VXGBP_VX_GPE = 1,   /* VXLAN-GPE */
+};
+/* How to read header h that arrived on UDP destination port dport. */
+enum vxgbp_vx_kind vxgbp_vx_kind(const struct vxgbp_hdr *h, uint16_t dport);
+/* Findings of a header read as GPE (VXGBP_R_GPE_*, gbp.i-flag-clear,
+ * gbp.reserved-byte); on_vxlan_port adds gpe.on-vxlan-port. */
+uint64_t vxgbp_gpe_check(const struct vxgbp_hdr *h, int on_vxlan_port);
+/* The Next Protocol of a GPE header (h->group & 0xff) and its name:
+ * "IPv4", "IPv6", "Ethernet", "NSH", "MPLS"; NULL for another value. */
+static inline uint8_t vxgbp_gpe_next_proto(const struct vxgbp_hdr *h)
+{
+	return (uint8_t)(h->group & 0xff);
+}
+const char *vxgbp_gpe_np_name(uint8_t np);
 
 /* ------------------------------------------------------------------------
  * Flag names: one table, the meaning of every flag bit a front end shows.
@@ -244,6 +293,17 @@ enum vxgbp_rule {
 	VXGBP_R_CIPSO_CAT_INVALID,/* cipso.category-invalid */
 	VXGBP_R_CIPSO_BITMAP_PAD, /* cipso.bitmap-trailing-zero (SHOULD) */
 	VXGBP_R_CIPSO_LOCAL,      /* cipso.local-tag (INFO) */
+	/* VXLAN-GPE (vxgbp_gpe_check) */
+	VXGBP_R_GPE_ON_VXLAN_PORT,/* gpe.on-vxlan-port */
+	VXGBP_R_GPE_VERSION,      /* gpe.version */
+	VXGBP_R_GPE_RSVD,         /* gpe.reserved */
+	VXGBP_R_GPE_OAM,          /* gpe.oam (INFO) */
+	VXGBP_R_GPE_NEXT_PROTO,   /* gpe.next-protocol */
+	/* more frame rules */
+	VXGBP_R_GSO_LENGTH,       /* ip.gso-length (INFO) */
+	VXGBP_R_CSUM_OFFLOAD,     /* udp.checksum-offload (INFO) */
+	VXGBP_R_DEPTH,            /* tunnel.depth (INFO) */
+	VXGBP_R_UNJUDGED,         /* frame.unjudged */
 	VXGBP_R__COUNT
 };
 #define VXGBP_RB(r) ((uint64_t)1 << (r))
@@ -302,7 +362,8 @@ struct vxgbp_l3 {
 	uint8_t ttl;           /* TTL / hop limit */
 	uint8_t tos;           /* TOS / traffic class */
 	uint16_t hdr_len;      /* IPv4 IHL*4 / IPv6 40 + extension headers */
-	uint16_t tot_len;      /* IPv4 total length / IPv6 40 + payload length */
+	uint32_t tot_len;      /* IPv4 total length / IPv6 40 + payload length
+	                          (BIG TCP: from the capture or the jumbogram) */
 	uint16_t ip_id;        /* IPv4 only */
 	uint16_t frag_off;     /* fragment offset in bytes */
 	uint8_t more_frags;
@@ -338,6 +399,44 @@ struct vxgbp_layers {
 	struct vxgbp_l4 l4;
 };
 
+/* Tunnel layers.  The parser walks tunnels to find VXLAN inside them
+ * (GRE and ERSPAN as mirrors send it, Geneve, IP in IP, MPLS) and VXLAN
+ * inside VXLAN.  Each layer it walked through before the first VXLAN
+ * header is one struct vxgbp_encap, outermost first.
+ */
+enum vxgbp_encap_kind {
+	VXGBP_ENCAP_GRE = 1,   /* GRE (RFC 2784, key and sequence RFC 2890) */
+	VXGBP_ENCAP_ERSPAN1,   /* GRE 0x88be without sequence: no ERSPAN header */
+	VXGBP_ENCAP_ERSPAN2,   /* GRE 0x88be with sequence: 8-byte header, ver 1 */
+	VXGBP_ENCAP_ERSPAN3,   /* GRE 0x22eb: 12-byte header, ver 2 (+8 with O) */
+	VXGBP_ENCAP_GENEVE,    /* Geneve (RFC 8926) on UDP 6081 */
+	VXGBP_ENCAP_IP,        /* IPv4 (protocol 4) or IPv6 (41) in IP */
+	VXGBP_ENCAP_MPLS,      /* MPLS label stack (ethertype 0x8847/0x8848) */
+	VXGBP_ENCAP__COUNT
+};
+#define VXGBP_MAX_ENCAP 6      /* layers before the first VXLAN header */
+#define VXGBP_MAX_NESTED 3     /* VXLAN headers inside the first one */
+
+struct vxgbp_encap {
+	uint8_t kind;          /* VXGBP_ENCAP_* */
+	uint8_t ip_version;    /* the IP header that delivers it: 4, 6, 0 none */
+	const uint8_t *ip_src, *ip_dst; /* into the frame (NULL when none) */
+	uint16_t sport, dport; /* Geneve: the UDP ports */
+	int off;               /* the tunnel header, from the start of the frame */
+	uint16_t hdr_len;      /* its length (GRE with its options, ERSPAN
+	                          header, Geneve with options, all MPLS labels) */
+	uint16_t proto;        /* what it carries, as an ethertype: 0x6558
+	                          Ethernet, 0x0800, 0x86dd, 0x8847 */
+	uint16_t flags;        /* GRE: the flags and version word; Geneve: its
+	                          first 16 bits; ERSPAN: VLAN (12 bits) */
+	uint8_t ver;           /* GRE 0, ERSPAN 1/2 (II/III), Geneve 0, MPLS labels */
+	uint8_t has_id, has_seq;
+	uint32_t id;           /* GRE key, ERSPAN session ID (10 bits), Geneve
+	                          VNI, MPLS top label */
+	uint32_t seq;          /* GRE sequence number */
+	uint16_t opt_len;      /* Geneve option bytes */
+};
+
 /* Bits of vxgbp_pkt.have: how far the parse got. */
 #define VXGBP_HAVE_L2 0x01u
 #define VXGBP_HAVE_L3 0x02u
@@ -362,6 +461,24 @@ struct vxgbp_pkt {
 	                          "inner-eth", ... ; NULL when err == 0 */
 	int udp_csum_ok;       /* 1 ok, 0 bad, -1 not verified (zero/truncated) */
 	int ip_csum_ok;        /* outer IPv4 header checksum, same encoding */
+	uint8_t vx_kind;       /* enum vxgbp_vx_kind of the first header */
+	uint8_t n_encap;       /* valid entries of encap[] */
+	uint8_t n_nested;      /* valid entries of nested[] */
+	int nsh_off;           /* GPE carrying NSH (RFC 8300): its header; -1 */
+	/* Not cleared by a parse beyond the counts above: read only the first
+	 * n_encap / n_nested entries. */
+	struct vxgbp_encap encap[VXGBP_MAX_ENCAP];
+	struct vxgbp_nested {
+		int off;               /* this VXLAN header */
+		uint8_t kind;          /* enum vxgbp_vx_kind */
+		unsigned have;         /* VXGBP_HAVE_INNER_L2..L4 of its frame */
+		struct vxgbp_hdr vx;
+		const uint8_t *ip_src, *ip_dst; /* the IP header that delivers it */
+		uint8_t ip_version;
+		uint16_t sport, dport;
+		struct vxgbp_layers inner; /* the frame it carries */
+		uint64_t findings;     /* this header's and its frame's own */
+	} nested[VXGBP_MAX_NESTED];
 };
 
 struct vxgbp_parse_opts {
@@ -377,13 +494,55 @@ struct vxgbp_parse_opts {
                                              which has a one-pass parser with
                                              the same result (for tests) */
 
+#define VXGBP_PARSE_NO_WALK 0x8u          /* find VXLAN only in the first UDP
+                                             datagram: walk no tunnel, no
+                                             nesting, no GPE port */
+
+/* The one port rule, for every front end: what a UDP datagram carries, by
+ * its destination port alone.  A receiving VTEP's socket is bound to the
+ * destination port (Linux vxlan_rcv(), RFC 7348 sec. 5), and the source
+ * port is a hash of the inner flow, so a VXLAN port there means nothing.
+ *   VXGBP_UDP_VXLAN   4789 and 8472 (not with VXGBP_PARSE_NO_DEFAULT_PORTS)
+ *                     and every port added with vxgbp_parse_opts_add_port
+ *   VXGBP_UDP_GPE     4790 (unless added as a VXLAN port)
+ *   VXGBP_UDP_GENEVE  6081 (unless added as a VXLAN port)
+ * GPE and Geneve are not taken with VXGBP_PARSE_NO_WALK. */
+enum vxgbp_udp_kind {
+	VXGBP_UDP_OTHER = 0,
+	VXGBP_UDP_VXLAN,
+	VXGBP_UDP_GPE,
+	VXGBP_UDP_GENEVE,
+};
+enum vxgbp_udp_kind vxgbp_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport);
+
+/* Names of a tunnel layer: text as gbpdump prints it ("GRE", "ERSPAN-II",
+ * "Geneve", "IP", "MPLS") and a JSON key ("gre", "erspan2",
+ * ...).  NULL for an unknown kind. */
+struct vxgbp_encap_info {
+	const char *name;
+	const char *key;
+};
+const struct vxgbp_encap_info *vxgbp_encap_get(unsigned kind);
+
 /* Initialise opts: Ethernet, ports 4789 and 8472. */
 void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o);
 /* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS. */
 int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
 
 /* Parse one frame of caplen bytes (wirelen as on the wire; pass caplen if
- * unknown).  Returns 0 when the frame was parsed as far as it goes (a
+ * unknown).
+ *
+ * Where VXLAN is found: in a UDP datagram to a VXLAN or GPE port
+ * (vxgbp_udp_kind), behind any chain of up to VXGBP_MAX_ENCAP tunnel
+ * layers (GRE, ERSPAN I/II/III, Geneve, IP in IP, MPLS; encap[]).  The
+ * first VXLAN header found is p->vx, the layers that deliver it p->outer
+ * (so the outer rules judge the VXLAN packet, not a mirror's headers), the
+ * frame it carries p->inner.  A UDP datagram to a VXLAN port inside that
+ * frame is nested VXLAN: each further header (up to VXGBP_MAX_NESTED) is
+ * decoded and judged into nested[], with the frame it carries.  A deeper
+ * chain stops the walk with the INFO finding tunnel.depth.
+ *
+ * Returns 0 when the frame was parsed as far as it goes (a
  * non-VXLAN frame is not an error: test have & VXGBP_HAVE_VXLAN), or
  * p->err (VXGBP_E_TRUNCATED: the capture ends early; VXGBP_E_MALFORMED:
  * the frame contradicts itself), with p->err_off and p->err_layer set and
@@ -565,7 +724,13 @@ struct vxgbp_ip_spec {
 	const uint8_t *options;/* IPv4 options (padded by the builder to 4) or an IPv6
 	                          hop-by-hop option area (type/len TLVs, padded to 8) */
 	size_t options_len;
+	unsigned flags;        /* VXGBP_IP_* */
 };
+#define VXGBP_IP_BIG 0x1u /* Linux BIG TCP: a packet over 65535 bytes is
+                             written with IPv4 total length 0, or IPv6
+                             payload length 0 and a hop-by-hop Jumbo
+                             Payload option (RFC 2675); shorter packets
+                             are written as usual */
 
 struct vxgbp_eth_spec {
 	uint8_t dst[6], src[6];
@@ -585,6 +750,12 @@ struct vxgbp_l4_spec {
 #define VXGBP_CSUM_COMPUTE 0
 #define VXGBP_CSUM_ZERO 1   /* UDP: checksum 0 (IPv4 only by the rules) */
 #define VXGBP_CSUM_BAD 2    /* a deliberately wrong checksum */
+#define VXGBP_CSUM_PARTIAL 3 /* UDP/TCP: the pseudo-header sum alone, as
+                                Linux leaves it for checksum offload
+                                (CHECKSUM_PARTIAL) and a capture on the
+                                sending host shows it */
+/* Any other l4->proto (GRE 47, IPIP 4, IPv6 41, ...): no L4 header is
+ * written; the IP protocol is l4->proto and payload follows the IP header. */
 
 /* Build Ethernet[/VLAN]/IP/L4 + payload into out.  Returns the frame
  * length, or VXGBP_E_NOSPACE / VXGBP_E_INVAL.  eth may be NULL for a raw IP
@@ -597,6 +768,32 @@ int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth
 int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
 		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *udp,
 		      const struct vxgbp_hdr *hdr, const void *inner, size_t inner_len);
+
+/* Tunnel headers, the shapes vxgbp_pkt_parse() walks (for gbpgen and
+ * tests): the header for spec, then payload, into out. */
+struct vxgbp_tunnel_spec {
+	unsigned kind;         /* VXGBP_ENCAP_GRE, _ERSPAN1/2/3, _GENEVE, _MPLS */
+	uint16_t proto;        /* GRE / Geneve protocol type carried (0: 0x6558,
+	                          Ethernet); MPLS: ignored */
+	unsigned flags;        /* VXGBP_TUN_* */
+	uint32_t id;           /* GRE key (with VXGBP_TUN_KEY), ERSPAN session
+	                          ID (10 bits), Geneve VNI, MPLS label */
+	uint32_t seq;          /* GRE sequence (with VXGBP_TUN_SEQ; ERSPAN II
+	                          and III always carry one) */
+	uint16_t vlan;         /* ERSPAN: the mirrored frame's VLAN */
+	uint32_t index;        /* ERSPAN II: index (20 bits); III: timestamp */
+	const uint8_t *options;/* Geneve options (TLVs), a multiple of 4 <= 252 */
+	size_t options_len;
+	unsigned n_labels;     /* MPLS: labels (1..4), id, id+1, ... */
+};
+#define VXGBP_TUN_KEY 0x1u   /* GRE: key present */
+#define VXGBP_TUN_SEQ 0x2u   /* GRE: sequence number present */
+#define VXGBP_TUN_CSUM 0x4u  /* GRE: checksum present (computed) */
+#define VXGBP_TUN_OAM 0x8u   /* Geneve: O bit */
+/* Returns the length written (header + payload), VXGBP_E_NOSPACE or
+ * VXGBP_E_INVAL (unknown kind, a field that does not fit). */
+int vxgbp_tunnel_build(void *out, size_t outlen, const struct vxgbp_tunnel_spec *t,
+		       const void *payload, size_t payload_len);
 
 /* Build an Ethernet ARP packet for IPv4 (RFC 826): op 1 request, 2 reply;
  * sender sha/spa, target tha/tpa (tha may be NULL: zero, as in a request).
