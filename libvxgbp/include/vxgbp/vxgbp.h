@@ -494,6 +494,9 @@ struct vxgbp_parse_opts {
                                              which has a one-pass parser with
                                              the same result (for tests) */
 
+#define VXGBP_PARSE_GPE 0x10u             /* vxgbp_pkt_parse_vxlan(): the
+                                             datagram came to a GPE port
+                                             (4790): read the header as GPE */
 #define VXGBP_PARSE_NO_WALK 0x8u          /* find VXLAN only in the first UDP
                                              datagram: walk no tunnel, no
                                              nesting, no GPE port */
