@@ -421,6 +421,9 @@ struct vxgbp_encap {
 	uint8_t kind;          /* VXGBP_ENCAP_* */
 	uint8_t ip_version;    /* the IP header that delivers it: 4, 6, 0 none */
 	const uint8_t *ip_src, *ip_dst; /* into the frame (NULL when none) */
+	const uint8_t *eth_dst, *eth_src; /* the Ethernet header before that IP
+	                          header (or before the MPLS labels); NULL when
+	                          none (raw IP links, IP in IP) */
 	uint16_t sport, dport; /* Geneve: the UDP ports */
 	int off;               /* the tunnel header, from the start of the frame */
 	uint16_t hdr_len;      /* its length (GRE with its options, ERSPAN
