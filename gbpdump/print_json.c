@@ -3,15 +3,17 @@
  * print_json.c - one JSON object per frame, one per line (JSON Lines):
  *
  * {"frame":1,"time":"2023-11-14T22:13:20.000001Z","len":148,"caplen":148,
- *  "outer":{"src":"192.0.2.1","dst":"192.0.2.2","sport":49152,"dport":4789,...},
- *  "vxlan":{"flags":34880,"vni":100,"gbp":{"id":512,"dont_learn":true,
- *           "policy_applied":false,"name":"web"},"mark":4194816,...},
- *  "inner":{...},"findings":["gbp.reserved-flags"]}
+ *  "outer":{"src":"192.0.2.1","dst":"192.0.2.2","proto":17,"proto_name":"udp",...},
+ *  "vxlan":{"kind":"vxlan","flags":34880,"vni":100,"gbp":{"id":512,
+ *           "dont_learn":true,"policy_applied":false,"name":"web"},"mark":4194816,...},
+ *  "inner":{...},"findings":["gbp.reserved-flags"],
+ *  "finding_layers":[{"id":"gbp.reserved-flags","layer":"vxlan"}]}
  *
- * "vxlan" is null for a frame that is not VXLAN, "gbp" is null when G is
- * clear, "mark" is the skb->mark a Linux `gbp` VTEP would set; "findings"
- * the frame's own rule ids, then the cross-frame ones libvxgbp's tracker
- * found on it.  Times are UTC with microseconds.
+ * "encap" (the tunnel layers around the first VXLAN header, outermost
+ * first) and "nested" (VXLAN headers inside its frame) appear when the
+ * frame has them.  Every key has one JSON type; docs/json.md describes each
+ * object and docs/gbpdump.schema.json is the schema tests/json checks every
+ * line against.  Times are UTC with microseconds.
  */
 #include <string.h>
 #include <time.h>
@@ -54,17 +56,34 @@ static void json_mac(struct gd_out *o, const uint8_t *m)
 	out_putc(o, '"');
 }
 
+/* The names of the IP protocols gbpdump meets (IANA keywords, lower case;
+ * 58 keeps the "icmp6" it always had): printed as "proto_name" beside the
+ * number, never instead of it. */
 static const char *proto_name(uint8_t p)
 {
 	switch (p) {
 	case 1:
 		return "icmp";
+	case 2:
+		return "igmp";
+	case 4:
+		return "ipip";
 	case 6:
 		return "tcp";
 	case 17:
 		return "udp";
+	case 41:
+		return "ipv6";
+	case 47:
+		return "gre";
+	case 50:
+		return "esp";
+	case 51:
+		return "ah";
 	case 58:
 		return "icmp6";
+	case 132:
+		return "sctp";
 	default:
 		return NULL;
 	}
@@ -96,7 +115,7 @@ static void json_l2(struct gd_out *o, const struct vxgbp_l2 *l2)
 	out_u64(o, l2->ethertype);
 }
 
-/* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":..[,fragment][,"label":..] */
+/* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":N[,"proto_name":..][,fragment][,"label":..] */
 static void json_ip(struct gd_out *o, const uint8_t *frame, const struct vxgbp_l3 *l3)
 {
 	size_t alen = l3->version == 6 ? 16 : 4;
@@ -116,10 +135,12 @@ static void json_ip(struct gd_out *o, const uint8_t *frame, const struct vxgbp_l
 	out_u64(o, l3->ttl);
 	out_putc(o, ',');
 	key(o, "proto");
-	if ((pn = proto_name(l3->proto)))
+	out_u64(o, l3->proto);
+	if ((pn = proto_name(l3->proto))) {
+		out_putc(o, ',');
+		key(o, "proto_name");
 		out_json_str(o, pn);
-	else
-		out_u64(o, l3->proto);
+	}
 	if (l3->more_frags || l3->frag_off) {
 		out_putc(o, ',');
 		key(o, "frag_off");
@@ -225,12 +246,13 @@ static void json_findings(struct gd_out *o, uint64_t f, int *first)
 	}
 }
 
-/* The "vxlan" object: header fields, group, mark, Linux verdicts. */
+/* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
+ * verdicts. */
 static void json_vxlan(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h)
 {
 	const char *name;
 
-	out_str(o, "{\"flags\":");
+	out_str(o, "{\"kind\":\"vxlan\",\"flags\":");
 	out_u64(o, h->flags);
 	out_str(o, ",\"vni\":");
 	out_u64(o, h->vni);
@@ -274,11 +296,192 @@ static void json_opt_level(struct gd_out *o, const char *k, int present, const u
 	out_putc(o, '}');
 }
 
-void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf)
+/* ---- where each finding belongs ---- */
+
+enum layer {
+	LAYER_FRAME,  /* the frame as a whole */
+	LAYER_OUTER,  /* what delivers the first VXLAN header (the whole frame
+	                 when there is none) */
+	LAYER_VXLAN,  /* the first VXLAN header */
+	LAYER_INNER,  /* the frame it carries */
+	LAYER_LABEL,  /* a CIPSO/CALIPSO option: the level that carries it */
+	LAYER_ERROR,  /* where the parse stopped */
+};
+
+static const char *const layer_names[] = {
+	[LAYER_FRAME] = "frame", [LAYER_OUTER] = "outer",
+	[LAYER_VXLAN] = "vxlan", [LAYER_INNER] = "inner",
+};
+
+/* What a rule among the frame's own findings judges.  Rules added later
+ * than this table belong to the frame. */
+static enum layer rule_layer(unsigned r)
+{
+	switch (r) {
+	case VXGBP_R_I_CLEAR: case VXGBP_R_RSVD_FLAGS: case VXGBP_R_RSVD_BYTE:
+	case VXGBP_R_D_WITHOUT_G: case VXGBP_R_A_WITHOUT_G: case VXGBP_R_ID_WITHOUT_G:
+	case VXGBP_R_ZERO_ID:
+	case VXGBP_R_POLICY_REAPPLIED: case VXGBP_R_A_CLEARED:
+	case VXGBP_R_GROUP_CONFLICT: case VXGBP_R_FLOW_GROUP_CHANGE:
+		return LAYER_VXLAN;
+	case VXGBP_R_UDP_CSUM: case VXGBP_R_UDP_ZERO_CSUM6: case VXGBP_R_IP_CSUM:
+	case VXGBP_R_FRAGMENT: case VXGBP_R_SPORT_RANGE: case VXGBP_R_OUTER_TTL:
+	case VXGBP_R_CSUM_OFFLOAD:
+		return LAYER_OUTER;
+	case VXGBP_R_INNER_VLAN:
+		return LAYER_INNER;
+	case VXGBP_R_TRUNCATED: case VXGBP_R_MALFORMED:
+		return LAYER_ERROR;
+	case VXGBP_R_CIPSO_LEN: case VXGBP_R_CIPSO_TAG_LEN: case VXGBP_R_CIPSO_TAG_ORDER:
+	case VXGBP_R_CIPSO_CAT_ORDER: case VXGBP_R_CIPSO_RANGE: case VXGBP_R_CIPSO_TAG_UNKNOWN:
+	case VXGBP_R_CIPSO_DOI: case VXGBP_R_CIPSO_ALIGN: case VXGBP_R_CIPSO_CAT_INVALID:
+	case VXGBP_R_CIPSO_BITMAP_PAD: case VXGBP_R_CIPSO_LOCAL: case VXGBP_R_CALIPSO_LEN:
+	case VXGBP_R_CALIPSO_CSUM: case VXGBP_R_CALIPSO_DOI:
+		return LAYER_LABEL;
+	default:
+		return LAYER_FRAME;
+	}
+}
+
+/* The label rules libvxgbp finds in the CIPSO/CALIPSO option of one level. */
+static uint64_t label_rules(const uint8_t *frame, const struct vxgbp_l3 *l3)
+{
+	if (l3->off < 0)
+		return 0;
+	if (l3->cipso_off >= 0) {
+		struct vxgbp_cipso c = { .findings = 0 };
+
+		vxgbp_cipso_parse(&c, frame + l3->cipso_off, l3->cipso_len);
+		return c.findings;
+	}
+	if (l3->calipso_off >= 0) {
+		struct vxgbp_calipso c = { .findings = 0 };
+
+		vxgbp_calipso_parse(&c, frame + l3->calipso_off, l3->calipso_len);
+		return c.findings;
+	}
+	return 0;
+}
+
+/* Where the parse stopped: "nested[i]" (*nested = i), the first VXLAN
+ * header, its frame, or what delivers it. */
+static enum layer error_layer(const struct vxgbp_pkt *p, int *nested)
+{
+	const char *l = p->err_layer ? p->err_layer : "";
+
+	for (unsigned i = p->n_nested; i-- > 0;)
+		if (i < VXGBP_MAX_NESTED && p->nested[i].off >= 0 && p->err_off >= p->nested[i].off) {
+			*nested = (int)i;
+			return LAYER_FRAME;
+		}
+	if (!strcmp(l, "vxlan"))
+		return LAYER_VXLAN;
+	if (!strncmp(l, "inner", 5) ||
+	    (p->vxlan_off >= 0 && p->err_off >= p->vxlan_off + VXGBP_HDR_LEN))
+		return LAYER_INNER;
+	return LAYER_OUTER;
+}
+
+/* {"id":..,"layer":..}; nested >= 0 names "nested[N]" */
+static void json_located(struct gd_out *o, unsigned r, enum layer l, int nested, int *first)
+{
+	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+
+	if (!ri)
+		return;
+	out_str(o, *first ? "{\"id\":" : ",{\"id\":");
+	*first = 0;
+	out_json_str(o, ri->id);
+	out_str(o, ",\"layer\":\"");
+	if (nested >= 0) {
+		out_str(o, "nested[");
+		out_u64(o, (unsigned)nested);
+		out_putc(o, ']');
+	} else {
+		out_str(o, layer_names[l]);
+	}
+	out_str(o, "\"}");
+}
+
+/* One rule of the frame's own findings, with the layer (or layers: a label
+ * rule may hold in the outer and the inner option) it belongs to. */
+static void json_locate(struct gd_out *o, const struct gd_rec *rec, const struct vxgbp_pkt *p,
+			unsigned r, int *first)
+{
+	enum layer l = rule_layer(r);
+	int nested = -1;
+
+	if (l == LAYER_LABEL) {
+		int n = 0;
+
+		if (label_rules(rec->data, &p->outer.l3) & VXGBP_RB(r)) {
+			json_located(o, r, LAYER_OUTER, -1, first);
+			n++;
+		}
+		if ((p->have & VXGBP_HAVE_INNER_L3) &&
+		    (label_rules(rec->data, &p->inner.l3) & VXGBP_RB(r))) {
+			json_located(o, r, LAYER_INNER, -1, first);
+			n++;
+		}
+		if (!n)
+			json_located(o, r, LAYER_FRAME, -1, first);
+		return;
+	}
+	if (l == LAYER_ERROR)
+		l = error_layer(p, &nested);
+	json_located(o, r, l, nested, first);
+}
+
+/* ,"finding_layers":[{"id":..,"layer":..},...]: every finding of the frame
+ * with the layer it belongs to: the frame's own, the nested headers', then
+ * the tracker's (which judges the first VXLAN header).  Only when there is
+ * a finding. */
+static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
+				const struct vxgbp_pkt *p, uint64_t xf)
 {
 	int first = 1;
 
+	out_str(o, ",\"finding_layers\":[");
+	for (uint64_t f = p->findings; f; f &= f - 1)
+		json_locate(o, rec, p, (unsigned)__builtin_ctzll(f), &first);
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
+		for (uint64_t f = p->nested[i].findings; f; f &= f - 1)
+			json_located(o, (unsigned)__builtin_ctzll(f), LAYER_FRAME, (int)i, &first);
+	for (; xf; xf &= xf - 1)
+		json_located(o, (unsigned)__builtin_ctzll(xf), LAYER_VXLAN, -1, &first);
+	out_putc(o, ']');
+}
+
+/* ,"findings":[ids][,"finding_layers":[..]][,"error":{..}] */
+static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const struct vxgbp_pkt *p,
+			  uint64_t xf)
+{
+	uint64_t own = p->findings;
+	int first = 1;
+
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
+		own |= p->nested[i].findings;
+	out_str(o, ",\"findings\":[");
+	json_findings(o, own, &first);
+	json_findings(o, xf, &first); /* the tracker's, after the frame's own */
+	out_putc(o, ']');
+	if (own | xf)
+		json_finding_layers(o, rec, p, xf);
+	if (p->err) {
+		out_str(o, ",\"error\":{\"kind\":");
+		out_json_str(o, p->err == VXGBP_E_TRUNCATED ? "truncated"
+			     : p->err == VXGBP_E_MALFORMED ? "malformed" : "unsupported");
+		out_str(o, ",\"layer\":");
+		out_json_str(o, p->err_layer ? p->err_layer : "?");
+		out_str(o, ",\"offset\":");
+		out_i64(o, p->err_off);
+		out_putc(o, '}');
+	}
+}
+
+void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p, uint64_t xf)
+{
 	out_str(o, "{\"frame\":");
 	out_u64(o, rec->no);
 	out_str(o, ",\"time\":");
@@ -294,21 +497,9 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		json_vxlan(o, pp, &p->vx);
 	else
 		out_str(o, "null");
-	json_opt_level(o, ",\"inner\":", (p->have & VXGBP_HAVE_INNER_L2) != 0, rec->data,
+	json_opt_level(o, ",\"inner\":",
+		       (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
 		       &p->inner);
-	out_str(o, ",\"findings\":[");
-	json_findings(o, p->findings, &first);
-	json_findings(o, xf, &first); /* the tracker's, after the frame's own */
-	out_putc(o, ']');
-	if (p->err) {
-		out_str(o, ",\"error\":{\"kind\":");
-		out_json_str(o, p->err == VXGBP_E_TRUNCATED ? "truncated"
-			     : p->err == VXGBP_E_MALFORMED ? "malformed" : "unsupported");
-		out_str(o, ",\"layer\":");
-		out_json_str(o, p->err_layer ? p->err_layer : "?");
-		out_str(o, ",\"offset\":");
-		out_i64(o, p->err_off);
-		out_putc(o, '}');
-	}
+	json_verdicts(o, rec, p, xf);
 	out_str(o, "}\n");
 }
