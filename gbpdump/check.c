@@ -24,11 +24,13 @@ struct profile {
 	                                        that carry a meaning */
 	int linux_verdict;                   /* level of header rules from
 	                                        vxgbp_verdict_linux() */
+	int no_csum;                         /* checksums not verified, no
+	                                        checksum rule judged */
 };
 
 static const struct profile profiles[] = {
 	/* draft-smith-vxlan-group-policy and RFC 7348 as written */
-	{ "strict", { 0 }, VXGBP_FLAGSET_DRAFT, 0 },
+	{ "strict", { 0 }, VXGBP_FLAGSET_DRAFT, 0, 0 },
 	/* what a Linux 6.12 'gbp' VXLAN device accepts: header bits it drops
 	 * are MUST, bits it ignores SHOULD */
 	{ "linux",
@@ -41,9 +43,13 @@ static const struct profile profiles[] = {
 		[VXGBP_R_FRAGMENT] = PL_INFO,       /* reassembled before vxlan_rcv() */
 		[VXGBP_R_SPORT_RANGE] = PL_OFF,     /* Linux picks from its own range */
 	  },
-	  VXGBP_FLAGSET_DRAFT, 1 },
+	  VXGBP_FLAGSET_DRAFT, 1, 0 },
 	/* strict, plus VPP's vxlan-gbp E (0x0020) and S (0x0010) bits with G */
-	{ "vpp", { 0 }, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP, 0 },
+	{ "vpp", { 0 }, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP, 0, 0 },
+	/* strict for a capture taken on a sending host, where the NIC fills
+	 * in checksums after the capture point (tshark's default): checksums
+	 * are not verified, no checksum rule is judged */
+	{ "offload", { 0 }, VXGBP_FLAGSET_DRAFT, 0, 1 },
 };
 #define N_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
@@ -58,10 +64,27 @@ struct occ {
 
 struct gd_check {
 	const struct profile *prof;
+	int no_csum;                 /* the profile's, or --no-checksums */
+	uint64_t unjudged;           /* frames that could not be judged */
 	uint64_t cnt[VXGBP_R__COUNT][3];
 	unsigned n_occ[VXGBP_R__COUNT][3];
 	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
 };
+
+/* One VXLAN header of a frame and the layers around it: the first one
+ * (p->vx) or a nested one (p->nested[nest - 1]). */
+struct hview {
+	const struct vxgbp_hdr *h;
+	const struct vxgbp_layers *outer; /* what delivers it */
+	const struct vxgbp_layers *inner; /* the frame it carries */
+	int off;                          /* its offset in the frame */
+	unsigned nest;                    /* 0 the first header, 1.. nested */
+	uint8_t kind;                     /* enum vxgbp_vx_kind */
+};
+
+/* The rules a parse without checksum verification cannot judge. */
+#define CSUM_RULES (VXGBP_RB(VXGBP_R_UDP_CSUM) | VXGBP_RB(VXGBP_R_IP_CSUM) | \
+		    VXGBP_RB(VXGBP_R_CSUM_OFFLOAD))
 
 static const struct profile *profile_find(const char *name)
 {
@@ -76,7 +99,7 @@ int check_profile_known(const char *profile)
 	return profile_find(profile) != NULL;
 }
 
-struct gd_check *check_new(const char *profile)
+struct gd_check *check_new(const char *profile, int no_csum)
 {
 	const struct profile *pr = profile_find(profile);
 	struct gd_check *c;
@@ -84,7 +107,13 @@ struct gd_check *check_new(const char *profile)
 	if (!pr || !(c = calloc(1, sizeof(*c))))
 		return NULL;
 	c->prof = pr;
+	c->no_csum = no_csum || pr->no_csum;
 	return c;
+}
+
+unsigned check_parse_flags(const struct gd_check *c)
+{
+	return c->no_csum ? VXGBP_PARSE_NO_CSUM : 0;
 }
 
 void check_free(struct gd_check *c)
@@ -92,18 +121,18 @@ void check_free(struct gd_check *c)
 	free(c);
 }
 
-/* Level (PL_MUST/SHOULD/INFO/OFF) of rule r for this frame. */
-static int level_of(const struct gd_check *c, unsigned r, const struct vxgbp_pkt *p)
+/* Level (PL_MUST/SHOULD/INFO/OFF) of rule r for header hv. */
+static int level_of(const struct gd_check *c, unsigned r, const struct hview *hv)
 {
 	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
 	int lv = c->prof->level[r];
 
 	if (lv == PL_DEFAULT)
 		lv = ri ? PL_MUST + (int)ri->level : PL_OFF;
-	if (c->prof->linux_verdict && r == VXGBP_R_RSVD_FLAGS) {
+	if (c->prof->linux_verdict && r == VXGBP_R_RSVD_FLAGS && hv) {
 		/* Would a Linux gbp device drop it for these bits?  (I forced
 		 * on and the tail byte cleared, so other rules do not mask it.) */
-		struct vxgbp_hdr h = p->vx;
+		struct vxgbp_hdr h = *hv->h;
 		struct vxgbp_verdict v;
 
 		h.flags |= VXGBP_F_I;
@@ -137,15 +166,37 @@ static int put_bits(char *s, size_t n, uint16_t bits)
 	return len;
 }
 
+/* "nested 2: " before what is said of a nested header; its length. */
+static int nest_prefix(char *s, size_t n, const struct hview *hv)
+{
+	return hv->nest ? snprintf(s, n, "nested %u: ", hv->nest) : snprintf(s, n, "%s", "");
+}
+
+/* Header rules of a GPE header: 1 when r is one. */
+static int describe_gpe(unsigned r, const struct hview *hv, struct occ *o)
+{
+	const struct vxgbp_hdr *h = hv->h;
+	size_t n = sizeof(o->what);
+	int k = nest_prefix(o->what, n, hv);
+
+	if (r != VXGBP_R_GPE_ON_VXLAN_PORT && r != VXGBP_R_GPE_VERSION &&
+	    r != VXGBP_R_GPE_RSVD && r != VXGBP_R_GPE_OAM && r != VXGBP_R_GPE_NEXT_PROTO)
+		return 0;
+	snprintf(o->what + k, n - (size_t)k, "VXLAN-GPE flags 0x%04x, next protocol %u, "
+		 "UDP port %u", h->flags, vxgbp_gpe_next_proto(h), hv->outer->l4.dport);
+	return 1;
+}
+
 /* Header rules: 1 when r is one. */
-static int describe_hdr(const struct gd_check *c, unsigned r, const struct vxgbp_pkt *p,
+static int describe_hdr(const struct gd_check *c, unsigned r, const struct hview *hv,
 			struct occ *o)
 {
-	const struct vxgbp_hdr *h = &p->vx;
-	char *s = o->what;
+	const struct vxgbp_hdr *h = hv->h;
 	size_t n = sizeof(o->what);
-	int k;
+	int k = nest_prefix(o->what, n, hv);
+	char *s = o->what + k;
 
+	n -= (size_t)k;
 	switch (r) {
 	case VXGBP_R_I_CLEAR:
 		snprintf(s, n, "flags 0x%04x: I clear", h->flags);
@@ -169,68 +220,104 @@ static int describe_hdr(const struct gd_check *c, unsigned r, const struct vxgbp
 		snprintf(s, n, "flags 0x%04x, ID 0", h->flags);
 		return 1;
 	default:
-		return 0;
+		return describe_gpe(r, hv, o);
 	}
 }
 
-/* Frame rules (outer layers, inner VLAN, truncation): 1 when r is one. */
-static int describe_frame(unsigned r, const struct vxgbp_pkt *p, struct occ *o)
+/* The error that stopped the parse: "inner-ipv4 at byte 64 (caplen 92,
+ * len 92)". */
+static void describe_err(const struct vxgbp_pkt *p, struct occ *o, const char *pre)
 {
-	const struct vxgbp_l3 *l3 = &p->outer.l3;
-	char *s = o->what;
-	size_t n = sizeof(o->what);
+	o->off = p->err_off;
+	snprintf(o->what, sizeof(o->what), "%s%s %s at byte %d (caplen %u, len %u)", pre,
+		 p->err_layer ? p->err_layer : "frame",
+		 p->err == VXGBP_E_TRUNCATED ? "ends" : "breaks", p->err_off, p->caplen,
+		 p->wirelen);
+}
 
+/* Frame rules of the layers that deliver a header (checksums, source
+ * port, TTL, GSO lengths): 1 when r is one. */
+static int describe_outer(unsigned r, const struct hview *hv, struct occ *o)
+{
+	const struct vxgbp_l3 *l3 = &hv->outer->l3;
+	const struct vxgbp_l4 *l4 = &hv->outer->l4;
+	size_t n = sizeof(o->what);
+	int k = nest_prefix(o->what, n, hv);
+	char *s = o->what + k;
+
+	n -= (size_t)k;
+	o->off = r == VXGBP_R_UDP_CSUM || r == VXGBP_R_UDP_ZERO_CSUM6 ||
+		 r == VXGBP_R_SPORT_RANGE || r == VXGBP_R_CSUM_OFFLOAD ? l4->off : l3->off;
 	switch (r) {
 	case VXGBP_R_UDP_CSUM:
-		o->off = p->outer.l4.off;
-		snprintf(s, n, "UDP checksum 0x%04x does not match", p->outer.l4.csum);
+		snprintf(s, n, "UDP checksum 0x%04x does not match", l4->csum);
+		return 1;
+	case VXGBP_R_CSUM_OFFLOAD:
+		snprintf(s, n, "UDP checksum 0x%04x: left for the sender's NIC to fill in",
+			 l4->csum);
 		return 1;
 	case VXGBP_R_UDP_ZERO_CSUM6:
-		o->off = p->outer.l4.off;
 		snprintf(s, n, "UDP checksum 0 over IPv6");
 		return 1;
 	case VXGBP_R_IP_CSUM:
-		o->off = l3->off;
 		snprintf(s, n, "IPv4 header checksum does not match");
 		return 1;
 	case VXGBP_R_FRAGMENT:
-		o->off = l3->off;
 		snprintf(s, n, "fragment offset %u, MF %u, ID 0x%04x", l3->frag_off,
 			 l3->more_frags, l3->ip_id);
 		return 1;
-	case VXGBP_R_INNER_VLAN:
-		o->off = p->inner.l2.off;
-		snprintf(s, n, "inner VLAN %u (TPID 0x%04x)", p->inner.l2.vlan_tci[0] & 0xfffu,
-			 p->inner.l2.vlan_tpid[0]);
-		return 1;
 	case VXGBP_R_SPORT_RANGE:
-		o->off = p->outer.l4.off;
-		snprintf(s, n, "source port %u", p->outer.l4.sport);
+		snprintf(s, n, "source port %u", l4->sport);
 		return 1;
 	case VXGBP_R_OUTER_TTL:
-		o->off = l3->off;
 		snprintf(s, n, "outer TTL 0");
 		return 1;
-	case VXGBP_R_TRUNCATED:
-	case VXGBP_R_MALFORMED:
-		o->off = p->err_off;
-		snprintf(s, n, "%s at byte %d (caplen %u, len %u)",
-			 p->err_layer ? p->err_layer : "frame", p->err_off, p->caplen, p->wirelen);
+	case VXGBP_R_GSO_LENGTH:
+		snprintf(s, n, "IPv%u length field 0: %u bytes taken from the capture",
+			 l3->version, l3->tot_len);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
+/* Frame rules (inner VLAN, truncation, depth): 1 when r is one. */
+static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct hview *hv,
+			  struct occ *o)
+{
+	char pre[16];
+
+	nest_prefix(pre, sizeof(pre), hv);
+	switch (r) {
+	case VXGBP_R_INNER_VLAN:
+		o->off = hv->inner->l2.off;
+		snprintf(o->what, sizeof(o->what), "%sinner VLAN %u (TPID 0x%04x)", pre,
+			 hv->inner->l2.vlan_tci[0] & 0xfffu, hv->inner->l2.vlan_tpid[0]);
+		return 1;
+	case VXGBP_R_TRUNCATED:
+	case VXGBP_R_MALFORMED:
+		describe_err(p, o, pre);
+		return 1;
+	case VXGBP_R_DEPTH:
+		snprintf(o->what, sizeof(o->what), "%u tunnel layers and %u nested VXLAN "
+			 "headers decoded; the rest is not", p->n_encap, p->n_nested);
+		return 1;
+	default:
+		return describe_outer(r, hv, o);
+	}
+}
+
 /* Label rules: where the option is, outer first. */
-static void describe_label(unsigned r, const struct vxgbp_pkt *p, struct occ *o)
+static void describe_label(unsigned r, const struct hview *hv, struct occ *o)
 {
 	int cal = r == VXGBP_R_CALIPSO_LEN || r == VXGBP_R_CALIPSO_CSUM ||
 		  r == VXGBP_R_CALIPSO_DOI;
-	int oo = cal ? p->outer.l3.calipso_off : p->outer.l3.cipso_off;
+	int oo = cal ? hv->outer->l3.calipso_off : hv->outer->l3.cipso_off;
+	char pre[16];
 
-	o->off = oo >= 0 ? oo : cal ? p->inner.l3.calipso_off : p->inner.l3.cipso_off;
-	snprintf(o->what, sizeof(o->what), "%s %s option", oo >= 0 ? "outer" : "inner",
+	nest_prefix(pre, sizeof(pre), hv);
+	o->off = oo >= 0 ? oo : cal ? hv->inner->l3.calipso_off : hv->inner->l3.cipso_off;
+	snprintf(o->what, sizeof(o->what), "%s%s %s option", pre, oo >= 0 ? "outer" : "inner",
 		 cal ? "CALIPSO" : "CIPSO");
 }
 
@@ -285,12 +372,14 @@ static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_h
 	}
 }
 
-/* Count rule r on this frame; describe its first occurrences (x: the
- * tracker's hit for a cross-frame rule, else NULL). */
+/* Count rule r on this frame; describe its first occurrences.  hv: the
+ * header it belongs to (NULL: the frame has none); x: the tracker's hit
+ * for a cross-frame rule, else NULL. */
 static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, const struct vxgbp_track_hit *x)
+		const struct vxgbp_pkt *p, const struct hview *hv,
+		const struct vxgbp_track_hit *x)
 {
-	int lv = level_of(c, r, p);
+	int lv = level_of(c, r, hv);
 	struct occ *o;
 
 	if (lv == PL_OFF)
@@ -301,29 +390,71 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 	o = &c->occ[r][lv - PL_MUST][c->n_occ[r][lv - PL_MUST]++];
 	o->frame = rec->no;
 	o->level = (unsigned char)lv;
-	o->off = p->vxlan_off;
-	if (x)
+	o->off = hv ? hv->off : p->err_off;
+	if (!hv)
+		describe_err(p, o, r == VXGBP_R_UNJUDGED ? "no VXLAN header found: " : "");
+	else if (x)
 		describe_cross(p, x, o);
-	else if (!describe_hdr(c, r, p, o) && !describe_frame(r, p, o))
-		describe_label(r, p, o);
+	else if (!describe_hdr(c, r, hv, o) && !describe_frame(r, p, hv, o))
+		describe_label(r, hv, o);
+}
+
+/* The per-frame findings f of one header, through the profile. */
+static void add_findings(struct gd_check *c, const struct gd_rec *rec,
+			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
+{
+	if (c->no_csum)
+		f &= ~CSUM_RULES;
+	if (hv->kind == VXGBP_VX_VXLAN && (f & VXGBP_RB(VXGBP_R_RSVD_FLAGS)) &&
+	    !rsvd_bits(c, hv->h))
+		f &= ~VXGBP_RB(VXGBP_R_RSVD_FLAGS);
+	for (unsigned r = 0; f && r < VXGBP_R__COUNT; r++)
+		if (f & VXGBP_RB(r))
+			add(c, r, rec, p, hv, NULL);
+}
+
+/* A frame the parse gave up on before it found a VXLAN header: it cannot
+ * be judged.  frame.unjudged, and its own error (frame.truncated or
+ * frame.malformed) at that rule's level. */
+static void add_unjudged(struct gd_check *c, const struct gd_rec *rec,
+			 const struct vxgbp_pkt *p)
+{
+	c->unjudged++;
+	add(c, VXGBP_R_UNJUDGED, rec, p, NULL, NULL);
+	if (p->findings & VXGBP_RB(VXGBP_R_MALFORMED))
+		add(c, VXGBP_R_MALFORMED, rec, p, NULL, NULL);
+	if (p->findings & VXGBP_RB(VXGBP_R_TRUNCATED))
+		add(c, VXGBP_R_TRUNCATED, rec, p, NULL, NULL);
+}
+
+int check_unjudged(const struct vxgbp_pkt *p)
+{
+	return p->err != 0 && !(p->have & VXGBP_HAVE_VXLAN);
 }
 
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
 		 const struct vxgbp_track_result *x)
 {
-	uint64_t f = p->findings;
+	struct hview hv = { &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
 
+	if (check_unjudged(p)) {
+		add_unjudged(c, rec, p);
+		return;
+	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
-		return; /* counted by the tracker */
-	/* Per-frame findings of the library, through the profile. */
-	if ((f & VXGBP_RB(VXGBP_R_RSVD_FLAGS)) && !rsvd_bits(c, &p->vx))
-		f &= ~VXGBP_RB(VXGBP_R_RSVD_FLAGS);
-	for (unsigned r = 0; f && r < VXGBP_R__COUNT; r++)
-		if (f & VXGBP_RB(r))
-			add(c, r, rec, p, NULL);
+		return; /* not VXLAN, parsed to its end: nothing to judge */
+	add_findings(c, rec, p, &hv, p->findings);
 	/* Cross-frame findings, in the order the tracker found them. */
 	for (unsigned i = 0; x && i < x->n_hits; i++)
-		add(c, x->hit[i].rule, rec, p, &x->hit[i]);
+		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);
+	/* Every nested VXLAN header, judged on its own. */
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
+		const struct vxgbp_nested *n = &p->nested[i];
+		struct hview nv = { &n->vx, i ? &p->nested[i - 1].inner : &p->inner, &n->inner,
+				    n->off, i + 1, n->kind };
+
+		add_findings(c, rec, p, &nv, n->findings);
+	}
 }
 
 /* ---- the report ---- */
@@ -341,12 +472,14 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 	if (json) {
 		out_str(o, "{\"check\":{\"profile\":");
 		out_json_str(o, c->prof->name);
-		out_printf(o, ",\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,\"unparsed\":%llu,"
+		out_printf(o, ",\"checksums\":%s,\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,"
+			   "\"unparsed\":%llu,\"unjudged\":%llu,"
 			   "\"endpoints\":%zu,\"flows\":%zu,\"incomplete\":%s,"
 			   "\"dropped_endpoints\":%llu,\"dropped_flows\":%llu,",
-			   (unsigned long long)s->frames, (unsigned long long)s->vxlan,
-			   (unsigned long long)s->gbp, (unsigned long long)s->unparsed, s->endpoints,
-			   s->flows, incomplete ? "true" : "false",
+			   c->no_csum ? "false" : "true", (unsigned long long)s->frames,
+			   (unsigned long long)s->vxlan, (unsigned long long)s->gbp,
+			   (unsigned long long)s->unparsed, (unsigned long long)c->unjudged,
+			   s->endpoints, s->flows, incomplete ? "true" : "false",
 			   (unsigned long long)s->dropped_endpoints,
 			   (unsigned long long)s->dropped_flows);
 		out_printf(o, "\"counts\":{\"MUST\":%llu,\"SHOULD\":%llu,\"INFO\":%llu},\"findings\":[",
@@ -359,6 +492,8 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 		   (unsigned long long)s->frames, (unsigned long long)s->vxlan,
 		   (unsigned long long)s->gbp, (unsigned long long)s->unparsed, s->endpoints,
 		   s->flows);
+	if (c->no_csum)
+		out_str(o, "checksums not verified: no checksum rule judged\n");
 	if (incomplete)
 		out_printf(o, "warning: %s: tables full: %llu endpoints, %llu flows not tracked; "
 			   "cross-frame rules are incomplete\n", limit ? limit : "track budget",
@@ -458,9 +593,11 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 			   rc == CHECK_EXIT_FAIL ? "fail" : rc == CHECK_EXIT_WARN ? "warn" : "pass",
 			   rc);
 	else
-		out_printf(o, "\nverdict: %s (%llu MUST, %llu SHOULD, %llu INFO findings)\n",
+		out_printf(o, "\nverdict: %s (%llu MUST, %llu SHOULD, %llu INFO findings; "
+			   "%llu frame%s not judged)\n",
 			   rc == CHECK_EXIT_FAIL ? "FAIL" : rc == CHECK_EXIT_WARN ? "WARN" : "PASS",
 			   (unsigned long long)tot[0], (unsigned long long)tot[1],
-			   (unsigned long long)tot[2]);
+			   (unsigned long long)tot[2], (unsigned long long)c->unjudged,
+			   c->unjudged == 1 ? "" : "s");
 	return rc;
 }

@@ -6,7 +6,7 @@
  * and the cross-frame findings of libvxgbp's tracker (vxgbp_track_frame:
  * gbp.policy-reapplied, gbp.policy-applied-cleared, gbp.group-conflict,
  * gbp.flow-group-change), maps each rule to a level or off through a
- * profile (strict, linux, vpp), keeps counts and the first occurrences
+ * profile (strict, linux, vpp, offload), keeps counts and the first occurrences
  * with a description, and writes the report at the end.
  */
 #ifndef GBPDUMP_CHECK_H
@@ -26,9 +26,23 @@ struct gd_check;
 
 /* 1 when profile (NULL: "strict") names a profile, else 0. */
 int check_profile_known(const char *profile);
-/* A checker for a known profile (NULL: "strict"); NULL when memory ran out. */
-struct gd_check *check_new(const char *profile);
-/* One frame as parsed, and what the tracker found on it (x). */
+/* A checker for a known profile (NULL: "strict"); NULL when memory ran out.
+ * no_csum (--no-checksums): checksums are not verified and no checksum
+ * rule is judged, as with a profile that says so ("offload"). */
+struct gd_check *check_new(const char *profile, int no_csum);
+/* The VXGBP_PARSE_* flags frames must be parsed with for this checker
+ * (VXGBP_PARSE_NO_CSUM when it judges no checksum). */
+unsigned check_parse_flags(const struct gd_check *c);
+/* 1 when p cannot be judged: the parse stopped with an error (truncated
+ * or malformed) before it found a VXLAN header, so nobody can tell whether
+ * the frame carries one.  A frame parsed to its end without VXLAN is not
+ * unjudged; nor is a VXLAN frame whose inner frame breaks (its header is
+ * judged). */
+int check_unjudged(const struct vxgbp_pkt *p);
+/* One frame as parsed, and what the tracker found on it (x).  An unjudged
+ * frame counts frame.unjudged (SHOULD) and its own frame.truncated (INFO)
+ * or frame.malformed (MUST); the first and every nested VXLAN header is
+ * judged with its own findings. */
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
 		 const struct vxgbp_track_result *x);
 /* Write the report (text, or one JSON object when json) from the counts of

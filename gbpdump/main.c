@@ -58,10 +58,12 @@ static void usage(FILE *f)
 "                  the default; both give the same output)\n"
 "Selection:\n"
 "  -c N            stop after N matching frames\n"
-"  --port N        also decode UDP port N as VXLAN (4789 and 8472 always;\n"
-"                  up to %d times)\n"
-"  --gbp ID        only frames with the G bit and group ID (decimal or 0x hex)\n"
-"  --vni N         only VXLAN frames with VNI N\n"
+"  --port N        also decode UDP destination port N as VXLAN, at every\n"
+"                  layer (4789 and 8472 always; up to %d times)\n"
+"  --gbp ID        only frames with a VXLAN header, the first or a nested\n"
+"                  one, with the G bit and group ID (decimal or 0x hex)\n"
+"  --vni N         only frames with a VXLAN header of VNI N (any layer);\n"
+"                  with --gbp, one header must match both\n"
 "  EXPRESSION      a pcap-filter(7) expression on the outer frame\n"
 "Output:\n"
 "  -n              numeric output (gbpdump never resolves names; accepted for\n"
@@ -82,7 +84,10 @@ static void usage(FILE *f)
 "  --profile NAME  rule levels for --check (implies it):\n"
 "                  strict (default; the draft and RFC 7348), linux (what a\n"
 "                  Linux 6.12 gbp device drops is MUST, what it ignores SHOULD),\n"
-"                  vpp (VPP's E and S flag bits allowed)\n"
+"                  vpp (VPP's E and S flag bits allowed), offload (strict, no\n"
+"                  checksum verified: captures taken on the sending host)\n"
+"  --no-checksums  verify no IP or UDP checksum (tshark's default); --check\n"
+"                  then judges no checksum rule\n"
 "  --track-budget BYTES\n"
 "                  most memory for the cross-frame tables (endpoints, flows,\n"
 "                  the matrix) of --check, --stats, --json and -v; suffixes\n"
@@ -105,7 +110,7 @@ static void usage(FILE *f)
 
 struct opts {
 	const char *rfile, *iface, *wfile, *gfile, *profile, *budget_arg;
-	int json, stats, check, force, tflag, verbose, eflag;
+	int json, stats, check, force, tflag, verbose, eflag, no_csum;
 	unsigned read_flags;
 	uint32_t gbp_id, vni;
 	int want_gbp, want_vni;
@@ -127,7 +132,7 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 
 enum {
 	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
-	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET,
+	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET, OPT_NO_CSUM,
 };
 
 static int bad_value(const char *opt, const char *want, const char *got)
@@ -214,6 +219,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_LIBPCAP:
 		o->read_flags |= GD_READ_LIBPCAP;
 		break;
+	case OPT_NO_CSUM:
+		o->no_csum = 1;
+		break;
 	case OPT_PROFILE:
 		o->profile = arg;
 		/* fall through */
@@ -257,7 +265,8 @@ static int check_combos(const struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->check && !check_profile_known(o->profile)) {
-		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp)\n",
+		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp, "
+			"offload)\n",
 			o->profile);
 		return EXIT_USAGE;
 	}
@@ -297,6 +306,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "track-budget", required_argument, NULL, OPT_BUDGET },
+		{ "no-checksums", no_argument, NULL, OPT_NO_CSUM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -409,7 +419,7 @@ static int open_track(struct run *r, const struct opts *o)
 	struct vxgbp_track_opts to = { track_modes(o), o->budget, trk_zalloc, trk_free, r };
 	int e;
 
-	if (o->check && !(r->chk = check_new(o->profile))) {
+	if (o->check && !(r->chk = check_new(o->profile, o->no_csum))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
 	}
@@ -503,10 +513,12 @@ static int run_open(struct run *r, struct opts *o)
 	}
 	/* --stats prints no findings (and excludes --check): skip verifying
 	 * checksums, a third of the per-frame work. */
-	if (o->stats)
+	if (o->stats || o->no_csum)
 		o->popts.flags |= VXGBP_PARSE_NO_CSUM;
 	if ((rc = open_track(r, o)) != GO_ON)
 		return rc;
+	if (r->chk)
+		o->popts.flags |= check_parse_flags(r->chk);
 	if (!(r->out = malloc(sizeof(*r->out)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
@@ -527,6 +539,31 @@ static int bpf_match(const struct run *r, const struct gd_rec *rec)
 	return pcap_offline_filter(&r->prog, &ph, rec->data) != 0;
 }
 
+/* One VXLAN header against --gbp and --vni: 1 when it matches both that
+ * were given.  --gbp wants G and the ID of a VXLAN(-GBP) header (a GPE
+ * header has no group: its G bit is reserved). */
+static int hdr_match(const struct opts *o, const struct vxgbp_hdr *h, uint8_t kind)
+{
+	if (o->want_gbp && (kind != VXGBP_VX_VXLAN || !vxgbp_hdr_has_gbp(h) ||
+			    h->group != o->gbp_id))
+		return 0;
+	return !o->want_vni || h->vni == o->vni;
+}
+
+/* --gbp/--vni on a frame: 1 when one of its VXLAN headers, the first or
+ * a nested one, matches. */
+static int hdr_filter(const struct opts *o, const struct vxgbp_pkt *p)
+{
+	if (!(p->have & VXGBP_HAVE_VXLAN))
+		return 0;
+	if (hdr_match(o, &p->vx, p->vx_kind))
+		return 1;
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
+		if (hdr_match(o, &p->nested[i].vx, p->nested[i].kind))
+			return 1;
+	return 0;
+}
+
 /* One frame through the filters, the tracker and the consumer.  Returns
  * 1 when it matched. */
 static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *rec)
@@ -538,10 +575,8 @@ static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *r
 	if (r->have_prog && !bpf_match(r, rec))
 		return 0;
 	vxgbp_pkt_parse(&pkt, rec->data, rec->caplen, rec->wirelen, &o->popts);
-	if (o->want_gbp && (!(pkt.have & VXGBP_HAVE_VXLAN) || !vxgbp_hdr_has_gbp(&pkt.vx) ||
-			    pkt.vx.group != o->gbp_id))
-		return 0;
-	if (o->want_vni && (!(pkt.have & VXGBP_HAVE_VXLAN) || pkt.vx.vni != o->vni))
+	if ((o->want_gbp || o->want_vni) && !hdr_filter(o, &pkt) &&
+	    !(r->chk && check_unjudged(&pkt)))
 		return 0;
 	r->matched++;
 	if (r->trk) {
