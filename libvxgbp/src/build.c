@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * build.c - frame builder: Ethernet [VLAN tags] IPv4|IPv6 UDP|TCP|ICMP +
- * payload, with correct IPv4 header and L4 checksums; and the VXLAN frame
+ * payload, with correct IPv4 header and L4 checksums (or the partial sum a
+ * sender that offloads them leaves), any other IP protocol with the payload
+ * right after the IP header, BIG TCP lengths; and the VXLAN frame
  * as a UDP datagram whose payload is the 8-byte header plus the inner frame;
  * and the Ethernet ARP packet for IPv4 (RFC 826).
  *
@@ -38,62 +40,107 @@ static size_t l4_hdr_len(const struct vxgbp_l4_spec *l4)
 	}
 }
 
-static size_t ip_opts_padded(const struct vxgbp_ip_spec *ip)
+/* Where everything of a frame goes (frame_layout). */
+struct layout {
+	size_t l2len;  /* Ethernet and VLAN tags; 0 for a raw IP packet */
+	size_t optlen; /* IPv4 options / IPv6 hop-by-hop header, padded */
+	size_t ihl;    /* the whole IP header with them */
+	size_t l4len;  /* the L4 header (0: none) */
+	size_t seglen; /* L4 header and payload */
+	size_t at;     /* where the payload starts */
+	size_t total;
+	int big;       /* written with BIG TCP lengths (IPv4 0, IPv6 jumbo) */
+};
+
+/* RFC 2675: the Jumbo Payload option, 2 bytes type and length, 4 bytes
+ * the length; put first in the hop-by-hop header, so at 4n+2. */
+#define JUMBO_OPT 0xc2
+#define JUMBO_OPT_LEN 6
+#define IP_MAX_LEN 0xffffu
+
+static size_t ip_opts_padded(const struct vxgbp_ip_spec *ip, int jumbo)
 {
-	if (!ip->options_len)
+	size_t n = ip->options_len + (jumbo ? JUMBO_OPT_LEN : 0);
+
+	if (!n)
 		return 0;
 	if (ip->version == 4)
-		return (ip->options_len + 3) & ~(size_t)3;
+		return (n + 3) & ~(size_t)3;
 	/* IPv6 hop-by-hop header: next header + length + options, to 8 */
-	return (ip->options_len + 2 + 7) & ~(size_t)7;
+	return (n + 2 + 7) & ~(size_t)7;
+}
+
+/* The pseudo-header sum of an L4 segment of len bytes (RFC 768, RFC 793,
+ * RFC 8200 sec. 8.1: the length as 32 bits), not folded. */
+static uint32_t pseudo_sum(const struct vxgbp_ip_spec *ip, uint8_t proto, size_t len)
+{
+	uint8_t ph[8] = { 0 };
+	size_t alen = ip->version == 4 ? 4 : 16;
+	uint32_t sum;
+
+	sum = vxgbp_csum_add(0, ip->src, alen);
+	sum = vxgbp_csum_add(sum, ip->dst, alen);
+	put32(ph, (uint32_t)len);
+	ph[7] = proto;
+	return vxgbp_csum_add(sum, ph, sizeof(ph));
 }
 
 /* Checksum of an L4 segment with the IP pseudo-header. */
 static uint16_t l4_csum(const struct vxgbp_ip_spec *ip, uint8_t proto,
 			const uint8_t *seg, size_t len)
 {
-	uint8_t ph[8] = { 0 };
 	uint32_t sum = 0;
-	size_t alen = ip->version == 4 ? 4 : 16;
 
-	if (proto != 1) { /* ICMPv4 has no pseudo-header */
-		sum = vxgbp_csum_add(sum, ip->src, alen);
-		sum = vxgbp_csum_add(sum, ip->dst, alen);
-		put32(ph, (uint32_t)len);
-		ph[7] = proto;
-		sum = vxgbp_csum_add(sum, ph, sizeof(ph));
-	}
+	if (proto != 1) /* ICMPv4 has no pseudo-header */
+		sum = pseudo_sum(ip, proto, len);
 	sum = vxgbp_csum_add(sum, seg, len);
 	return vxgbp_csum_fold(sum);
 }
 
-/* Sizes of a frame's headers; 0 or a vxgbp_err. */
+static int l4_spec_ok(const struct vxgbp_l4_spec *l4)
+{
+	if (l4->csum_mode < VXGBP_CSUM_COMPUTE || l4->csum_mode > VXGBP_CSUM_PARTIAL)
+		return 0;
+	/* a partial sum is the pseudo-header's: UDP and TCP have one */
+	return l4->csum_mode != VXGBP_CSUM_PARTIAL || l4->proto == 17 || l4->proto == 6 ||
+	       !l4_hdr_len(l4);
+}
+
+/* Sizes of a frame's headers into *lo; 0 or a vxgbp_err. */
 static int frame_layout(const struct vxgbp_eth_spec *eth, const struct vxgbp_ip_spec *ip,
 			const struct vxgbp_l4_spec *l4, size_t payload_len,
-			size_t *payload_at, size_t *total)
+			struct layout *lo)
 {
-	size_t l2len = 0, ihl, optlen, seglen;
+	size_t maxpay, iplen;
+	int big;
 
 	if (!ip || !l4 || (ip->version != 4 && ip->version != 6) ||
-	    (ip->options_len && !ip->options))
+	    (ip->options_len && !ip->options) || (ip->flags & ~VXGBP_IP_BIG) ||
+	    !l4_spec_ok(l4))
 		return VXGBP_E_INVAL;
+	big = (ip->flags & VXGBP_IP_BIG) != 0;
 	/* before any size arithmetic, so that nothing below can wrap */
-	if (payload_len > 0xffff || ip->options_len > 0xffff)
+	maxpay = big ? (size_t)INT32_MAX : IP_MAX_LEN;
+	if (payload_len > maxpay || ip->options_len > IP_MAX_LEN)
 		return VXGBP_E_INVAL;
 	if (eth && eth->n_vlan > VXGBP_MAX_VLAN)
 		return VXGBP_E_INVAL;
-	optlen = ip_opts_padded(ip);
-	if ((ip->version == 4 && optlen > 40) || (ip->version == 6 && optlen > 2048))
+	lo->l2len = eth ? 14 + 4 * (size_t)eth->n_vlan : 0;
+	lo->l4len = l4_hdr_len(l4);
+	lo->seglen = lo->l4len + payload_len;
+	lo->optlen = ip_opts_padded(ip, 0);
+	/* IPv6: a jumbogram only when the payload length cannot hold it */
+	if (big && ip->version == 6 && lo->optlen + lo->seglen > IP_MAX_LEN)
+		lo->optlen = ip_opts_padded(ip, 1);
+	if ((ip->version == 4 && lo->optlen > 40) || (ip->version == 6 && lo->optlen > 2048))
 		return VXGBP_E_INVAL;
-	if (eth)
-		l2len = 14 + 4 * (size_t)eth->n_vlan;
-	ihl = (ip->version == 4 ? 20 : 40) + optlen;
-	seglen = l4_hdr_len(l4) + payload_len;
-	if (seglen > 0xffff || (ip->version == 4 && ihl + seglen > 0xffff) ||
-	    (ip->version == 6 && optlen + seglen > 0xffff))
+	lo->ihl = (ip->version == 4 ? 20 : 40) + lo->optlen;
+	iplen = ip->version == 4 ? lo->ihl + lo->seglen : lo->optlen + lo->seglen;
+	if (!big && (lo->seglen > IP_MAX_LEN || iplen > IP_MAX_LEN))
 		return VXGBP_E_INVAL;
-	*payload_at = l2len + ihl + l4_hdr_len(l4);
-	*total = *payload_at + payload_len;
+	lo->big = big && iplen > IP_MAX_LEN;
+	lo->at = lo->l2len + lo->ihl + lo->l4len;
+	lo->total = lo->at + payload_len;
 	return 0;
 }
 
@@ -114,11 +161,14 @@ static size_t fill_eth(uint8_t *b, const struct vxgbp_eth_spec *eth, uint16_t et
 }
 
 static void fill_ipv4(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t proto,
-		      size_t ihl, size_t seglen)
+		      const struct layout *lo)
 {
+	size_t ihl = lo->ihl;
+
 	iph[0] = (uint8_t)(0x40 | (ihl / 4));
 	iph[1] = ip->tos;
-	put16(iph + 2, (uint16_t)(ihl + seglen));
+	/* BIG TCP: 0, the length is the capture's (Linux iph_set_totlen()) */
+	put16(iph + 2, lo->big ? 0 : (uint16_t)(ihl + lo->seglen));
 	put16(iph + 4, ip->ip_id);
 	put16(iph + 6, ip->dont_frag ? 0x4000 : 0);
 	iph[8] = ip->ttl ? ip->ttl : 64;
@@ -131,25 +181,35 @@ static void fill_ipv4(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t prot
 }
 
 static void fill_ipv6(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t proto,
-		      size_t optlen, size_t seglen)
+		      const struct layout *lo)
 {
+	size_t optlen = lo->optlen, seglen = lo->seglen;
+
 	put32(iph, 0x60000000u | (uint32_t)ip->tos << 20 | (ip->flow_label & 0xfffff));
-	put16(iph + 4, (uint16_t)(optlen + seglen));
+	/* a jumbogram: payload length 0, the Jumbo Payload option says it */
+	put16(iph + 4, lo->big ? 0 : (uint16_t)(optlen + seglen));
 	iph[6] = optlen ? 0 : proto;
 	iph[7] = ip->ttl ? ip->ttl : 64;
 	memcpy(iph + 8, ip->src, 16);
 	memcpy(iph + 24, ip->dst, 16);
 	if (optlen) {
-		uint8_t *h = iph + 40;
+		uint8_t *h = iph + 40, *o = h + 2;
 		size_t pad = optlen - 2 - ip->options_len;
 
 		h[0] = proto;
 		h[1] = (uint8_t)(optlen / 8 - 1);
-		memcpy(h + 2, ip->options, ip->options_len);
+		if (lo->big) {
+			o[0] = JUMBO_OPT;
+			o[1] = JUMBO_OPT_LEN - 2;
+			put32(o + 2, (uint32_t)(optlen + seglen));
+			o += JUMBO_OPT_LEN;
+			pad -= JUMBO_OPT_LEN;
+		}
+		memcpy(o, ip->options, ip->options_len);
 		/* the rest is Pad1 or PadN (RFC 8200 sec. 4.2) */
 		if (pad > 1) {
-			h[2 + ip->options_len] = 1;
-			h[3 + ip->options_len] = (uint8_t)(pad - 2);
+			o[ip->options_len] = 1;
+			o[ip->options_len + 1] = (uint8_t)(pad - 2);
 		}
 	}
 }
@@ -161,10 +221,10 @@ static void fill_l4(uint8_t *seg, const struct vxgbp_ip_spec *ip,
 	uint16_t csum;
 
 	switch (l4->proto) {
-	case 17:
+	case 17: /* a jumbogram's UDP length is 0 (RFC 2675 sec. 4) */
 		put16(seg, l4->sport);
 		put16(seg + 2, l4->dport);
-		put16(seg + 4, (uint16_t)seglen);
+		put16(seg + 4, seglen > IP_MAX_LEN ? 0 : (uint16_t)seglen);
 		break;
 	case 6:
 		put16(seg, l4->sport);
@@ -187,6 +247,10 @@ static void fill_l4(uint8_t *seg, const struct vxgbp_ip_spec *ip,
 	}
 	if (l4->csum_mode == VXGBP_CSUM_ZERO && l4->proto == 17) {
 		csum = 0;
+	} else if (l4->csum_mode == VXGBP_CSUM_PARTIAL) {
+		/* ~csum_tcpudp_magic(saddr, daddr, len, proto, 0): the folded
+		 * pseudo-header sum, not complemented; the device adds the rest */
+		csum = (uint16_t)~vxgbp_csum_fold(pseudo_sum(ip, l4->proto, seglen));
 	} else {
 		csum = l4_csum(ip, l4->proto, seg, seglen);
 		if (l4->proto == 17 && csum == 0)
@@ -198,44 +262,40 @@ static void fill_l4(uint8_t *seg, const struct vxgbp_ip_spec *ip,
 }
 
 /* Write every header of a frame whose payload already sits at its place
- * (frame_layout's payload_at), then the checksums over the final bytes. */
+ * (lo->at), then the checksums over the final bytes. */
 static void frame_fill(uint8_t *b, const struct vxgbp_eth_spec *eth,
 		       const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
-		       size_t payload_len)
+		       const struct layout *lo)
 {
-	size_t off = 0, optlen = ip_opts_padded(ip), l4len = l4_hdr_len(l4);
-	size_t ihl = (ip->version == 4 ? 20 : 40) + optlen;
-	size_t seglen = l4len + payload_len;
-	uint8_t *iph;
+	uint8_t *iph = b + lo->l2len;
 
 	if (eth)
-		off = fill_eth(b, eth, ip->version == 4 ? 0x0800 : 0x86dd);
-	iph = b + off;
-	memset(iph, 0, ihl + l4len);
+		fill_eth(b, eth, ip->version == 4 ? 0x0800 : 0x86dd);
+	memset(iph, 0, lo->ihl + lo->l4len);
 	if (ip->version == 4)
-		fill_ipv4(iph, ip, l4->proto, ihl, seglen);
+		fill_ipv4(iph, ip, l4->proto, lo);
 	else
-		fill_ipv6(iph, ip, l4->proto, optlen, seglen);
-	fill_l4(iph + ihl, ip, l4, seglen);
+		fill_ipv6(iph, ip, l4->proto, lo);
+	fill_l4(iph + lo->ihl, ip, l4, lo->seglen);
 }
 
 int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
 		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
 		      const void *payload, size_t payload_len)
 {
-	size_t at, total;
+	struct layout lo;
 	int r;
 
 	if (!out || (payload_len && !payload))
 		return VXGBP_E_INVAL;
-	if ((r = frame_layout(eth, ip, l4, payload_len, &at, &total)))
+	if ((r = frame_layout(eth, ip, l4, payload_len, &lo)))
 		return r;
-	if (total > outlen || total > INT32_MAX)
+	if (lo.total > outlen || lo.total > INT32_MAX)
 		return VXGBP_E_NOSPACE;
 	if (payload_len)
-		memmove((uint8_t *)out + at, payload, payload_len);
-	frame_fill(out, eth, ip, l4, payload_len);
-	return (int)total;
+		memmove((uint8_t *)out + lo.at, payload, payload_len);
+	frame_fill(out, eth, ip, l4, &lo);
+	return (int)lo.total;
 }
 
 int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
@@ -243,25 +303,27 @@ int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth
 		      const struct vxgbp_hdr *hdr, const void *inner, size_t inner_len)
 {
 	struct vxgbp_l4_spec u;
-	size_t at, total;
+	struct layout lo;
 	uint8_t *b = out;
 	int r;
 
 	if (!out || !udp || !hdr || (inner_len && !inner))
 		return VXGBP_E_INVAL;
-	if (hdr->vni > VXGBP_VNI_MAX || inner_len > 0xffff)
+	/* frame_layout judges the length; this only keeps the sum below from
+	 * wrapping */
+	if (hdr->vni > VXGBP_VNI_MAX || inner_len > INT32_MAX)
 		return VXGBP_E_INVAL;
 	u = *udp;
 	u.proto = 17;
-	if ((r = frame_layout(eth, ip, &u, VXGBP_HDR_LEN + inner_len, &at, &total)))
+	if ((r = frame_layout(eth, ip, &u, VXGBP_HDR_LEN + inner_len, &lo)))
 		return r;
-	if (total > outlen || total > INT32_MAX)
+	if (lo.total > outlen || lo.total > INT32_MAX)
 		return VXGBP_E_NOSPACE;
 	if (inner_len)
-		memmove(b + at + VXGBP_HDR_LEN, inner, inner_len);
-	vxgbp_hdr_encode(hdr, b + at, VXGBP_HDR_LEN);
-	frame_fill(b, eth, ip, &u, VXGBP_HDR_LEN + inner_len);
-	return (int)total;
+		memmove(b + lo.at + VXGBP_HDR_LEN, inner, inner_len);
+	vxgbp_hdr_encode(hdr, b + lo.at, VXGBP_HDR_LEN);
+	frame_fill(b, eth, ip, &u, &lo);
+	return (int)lo.total;
 }
 
 /* RFC 826 for Ethernet and IPv4: hardware type 1, protocol 0x0800, address
