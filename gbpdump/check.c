@@ -493,7 +493,8 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 		   (unsigned long long)s->gbp, (unsigned long long)s->unparsed, s->endpoints,
 		   s->flows);
 	if (c->no_csum)
-		out_str(o, "checksums not verified: no checksum rule judged\n");
+		out_str(o, "checksums not verified: ip.bad-checksum, udp.bad-checksum and "
+			"udp.checksum-offload not judged\n");
 	if (incomplete)
 		out_printf(o, "warning: %s: tables full: %llu endpoints, %llu flows not tracked; "
 			   "cross-frame rules are incomplete\n", limit ? limit : "track budget",
