@@ -82,10 +82,6 @@ struct hview {
 	uint8_t kind;                     /* enum vxgbp_vx_kind */
 };
 
-/* The rules a parse without checksum verification cannot judge. */
-#define CSUM_RULES (VXGBP_RB(VXGBP_R_UDP_CSUM) | VXGBP_RB(VXGBP_R_IP_CSUM) | \
-		    VXGBP_RB(VXGBP_R_CSUM_OFFLOAD))
-
 static const struct profile *profile_find(const char *name)
 {
 	for (size_t i = 0; i < N_PROFILES; i++)
@@ -403,8 +399,6 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
 {
-	if (c->no_csum)
-		f &= ~CSUM_RULES;
 	if (hv->kind == VXGBP_VX_VXLAN && (f & VXGBP_RB(VXGBP_R_RSVD_FLAGS)) &&
 	    !rsvd_bits(c, hv->h))
 		f &= ~VXGBP_RB(VXGBP_R_RSVD_FLAGS);

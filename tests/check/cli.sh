@@ -71,5 +71,30 @@ for b in 0 12x -5 1k; do
 	[ $? = 2 ] && grep -q -- "--track-budget" "$tmp/e" || err "--track-budget $b: want exit 2 and a message"
 done
 "$gbpdump" --help | grep -q -- "--track-budget BYTES" || err "--help lacks --track-budget"
+# --no-checksums and the offload profile (issue 12)
+"$gbpdump" --help >"$tmp/h"
+grep -q -- "--no-checksums" "$tmp/h" && grep -q "offload" "$tmp/h" ||
+	err "--help lacks --no-checksums/offload"
+"$gbpdump" -r "$fix/check/udp.bad-checksum.yes.pcap" -v >"$tmp/o" 2>&1
+grep -q "udp.bad-checksum" "$tmp/o" || err "-v: udp.bad-checksum missing"
+"$gbpdump" -r "$fix/check/udp.bad-checksum.yes.pcap" -v --no-checksums >"$tmp/o" 2>&1
+[ $? = 0 ] && ! grep -q "bad-checksum" "$tmp/o" || err "-v --no-checksums: a checksum judged"
+"$gbpdump" -r "$fix/check/ip.bad-checksum.yes.pcap" --json --no-checksums >"$tmp/o" 2>&1
+[ $? = 0 ] && ! grep -q "bad-checksum" "$tmp/o" || err "--json --no-checksums: a checksum judged"
+
+# Every capture: --check judges every frame or says it could not, and
+# never passes one it could not judge.  A frame is unjudged when it has an
+# error and no VXLAN header (per-frame --json: "vxlan" null, "error" set).
+for cap in "$fix"/*.pcap "$fix"/*/*.pcap; do
+	want=$("$gbpdump" -r "$cap" --json 2>/dev/null |
+		jq -s '[.[] | select(.vxlan == null and .error != null)] | length')
+	"$gbpdump" -r "$cap" --check --json >"$tmp/j" 2>/dev/null
+	rc=$?
+	[ "$rc" = 1 ] || [ "$rc" = 2 ] && continue # a broken file: not a verdict
+	got=$(jq -r '[.check.unjudged, ([.check.findings[] | select(.id == "frame.unjudged") | .count] | add // 0)] | map(tostring) | join(" ")' "$tmp/j")
+	[ "$got" = "$want $want" ] || err "$cap: $want frames with no VXLAN header and an error, --check says (unjudged, frame.unjudged) $got"
+	[ "$want" = 0 ] || [ "$rc" != 0 ] || err "$cap: $want unjudged frames and exit 0"
+done
+
 [ $fail = 0 ] && echo "cli.sh: ok"
 exit $fail
