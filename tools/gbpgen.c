@@ -779,8 +779,8 @@ static void usage_keys(FILE *f)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: gbpgen -w FILE [--pcapng] [--force] [--link ether|sll|sll2] [-f SPECFILE]\n"
-"              [SPEC ...]\n"
+"Usage: gbpgen -w FILE [--pcapng] [--force] [--link ether|sll|sll2]\n"
+"              [-f SPECFILE] [SPEC ...]\n"
 "Write a capture of VXLAN(-GBP) frames.  Each SPEC (one argument, or one line\n"
 "of SPECFILE, '#' comments) is space-separated key=value; later keys win.\n"
 "\n"
@@ -815,7 +815,8 @@ static void usage(FILE *f)
 "  ip       IP in IP: protocol 4 or 41 by what it carries\n"
 "  mpls     a label stack: label=N (1000), labels=1..4 (delivered by Ethernet\n"
 "           0x8847, or proto=mpls of a gre/geneve layer)\n"
-"All layers take src=, dst=, ttl= but mpls; smac=/dmac= where Ethernet is carried.\n");
+"All layers but mpls take src=, dst=, ttl=; smac=, dmac= where they carry\n"
+"Ethernet.\n");
 }
 
 /* Apply one key=value.  Returns 0 or -1 with a message in err. */
