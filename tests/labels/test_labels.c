@@ -365,6 +365,17 @@ START_TEST(f_range)
 	static const uint8_t ascending[] = { 0, 3, 0, 1, 0, 9, 0, 5 }; /* 1-3 then 5-9 */
 	static const uint8_t overlap[] = { 0, 9, 0, 5, 0, 6, 0, 0 }; /* 5-9, 0-6 */
 	static const uint8_t touching[] = { 0, 9, 0, 5, 0, 4, 0, 0 };/* 5-9, 0-4: fine */
+	/* The boundary (issue 12): the draft says "the ranges MUST be
+	 * non-overlapping and be listed in descending order", and ranges are
+	 * inclusive, so a top equal to the previous bottom shares that
+	 * category: overlapping.  One below it is the touching case above. */
+	static const uint8_t shared[] = { 0, 9, 0, 5, 0, 5, 0, 0 };  /* 5-9, 0-5 */
+	static const uint8_t shared_last[] = { 0, 9, 0, 5, 0, 5 };  /* 5-9, 5 to the omitted 0 */
+	static const uint8_t below_last[] = { 0, 9, 0, 5, 0, 4 };   /* 5-9, 4 to the omitted 0 */
+	static const uint8_t last_zero[] = { 0, 9, 0, 5, 0, 0 };    /* 5-9, 0 to the omitted 0 */
+	/* within a pair, top == bottom is a range of one category */
+	static const uint8_t single[] = { 0, 9, 0, 9, 0, 5, 0, 5 };  /* 9, 5 */
+	static const uint8_t one_below[] = { 0, 8, 0, 9 };           /* top 8 < bottom 9 */
 	struct vxgbp_cipso_tag_spec ts = { .type = 5 };
 	uint8_t b[40], raw[16];
 	int n;
@@ -386,6 +397,18 @@ START_TEST(f_range)
 	ck_assert_uint_eq(findings_of(b, (size_t)n, n), RB(VXGBP_R_CIPSO_RANGE));
 	RAWRANGE(touching);
 	ck_assert_uint_eq(findings_of(b, (size_t)n, n), 0);
+	RAWRANGE(shared);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), RB(VXGBP_R_CIPSO_RANGE));
+	RAWRANGE(shared_last);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), RB(VXGBP_R_CIPSO_RANGE));
+	RAWRANGE(below_last);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), 0);
+	RAWRANGE(last_zero);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), 0);
+	RAWRANGE(single);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), 0);
+	RAWRANGE(one_below);
+	ck_assert_uint_eq(findings_of(b, (size_t)n, n), RB(VXGBP_R_CIPSO_RANGE));
 #undef RAWRANGE
 }
 END_TEST
