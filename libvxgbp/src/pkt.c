@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * pkt.c - bounds-checked parser of whole frames:
+ * pkt.c - bounds-checked parsers of the layers of a frame, one at a time:
  *
- *   [link header] outer Ethernet II [802.1Q/802.1ad tags] IPv4|IPv6 UDP
- *   VXLAN(-GBP) inner Ethernet [tags] IPv4|IPv6|ARP TCP|UDP|ICMP|ICMPv6
+ *   link header (Ethernet II [802.1Q/802.1ad tags], Linux cooked, raw IP,
+ *   BSD loopback), IPv4 (options, CIPSO) | IPv6 (extension headers,
+ *   CALIPSO, jumbograms) | ARP, TCP | UDP | ICMP | ICMPv6.
+ *
+ * pkt_walk.c strings them together (outer layers, tunnels, VXLAN, inner
+ * frame, nested VXLAN), pkt_tunnel.c reads the tunnel headers.
  *
  * Every read goes through the checked cursor (cursor.h).  Two kinds of
  * failure are kept apart, as tcpdump does:
@@ -14,6 +18,7 @@
  * Either stops the parse; every layer before it stays filled in, and
  * err_off/err_layer say where it stopped.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
@@ -21,12 +26,10 @@
 #include "cursor.h"
 #include "pkt.h"
 
-#define ETH_P_IP ETHERTYPE_IPV4
 #define ETH_P_ARP 0x0806
 #define ETH_P_8021Q 0x8100
 #define ETH_P_8021AD 0x88a8
 #define ETH_P_QINQ1 0x9100
-#define ETH_P_IPV6 0x86dd
 
 #define IPPROTO_HOPOPTS_ 0
 #define IPPROTO_ROUTING_ 43
@@ -41,19 +44,11 @@
 #define IPOPT_NOP 1
 #define IP6OPT_PAD1 0
 #define IP6OPT_CALIPSO 0x07
+#define IP6OPT_JUMBO 0xc2
 
+#define IP_MAX_LEN 65535u /* beyond it only BIG TCP's lengths reach */
 
-/* Per-level parse state: the cursor plus how many bytes of this level the
- * wire carried (capture-independent), so truncation can be told from
- * contradiction. */
-struct level {
-	struct vxc c;
-	size_t wire_end; /* offset one past the last byte on the wire */
-	int inner;
-	int no_csum;
-};
-
-static int fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
+int vxgbpi_fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
 {
 	p->err = err;
 	p->err_off = (int)off;
@@ -64,11 +59,9 @@ static int fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
 		p->findings |= VXGBP_RB(VXGBP_R_MALFORMED);
 	return err;
 }
+#define fail vxgbpi_fail
 
-/* Need n bytes at the cursor: truncated if the wire had them, malformed if
- * even the wire did not. */
-static int need(struct vxgbp_pkt *p, const struct level *lv, size_t n,
-		const char *layer)
+int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer)
 {
 	if (vxc_need(&lv->c, n))
 		return 0;
@@ -76,21 +69,22 @@ static int need(struct vxgbp_pkt *p, const struct level *lv, size_t n,
 		return fail(p, VXGBP_E_TRUNCATED, lv->c.pos, layer);
 	return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 }
+#define need vxgbpi_need
 
-/* Restrict a level to the n bytes a length field declares, from pos. */
-static void declare_len(struct level *lv, size_t n)
+void vxgbpi_declare_len(struct level *lv, size_t n)
 {
 	vxc_limit(&lv->c, n);
 	if (lv->c.pos + n < lv->wire_end)
 		lv->wire_end = lv->c.pos + n;
 }
+#define declare_len vxgbpi_declare_len
 
 static int is_vlan_tpid(uint16_t t)
 {
 	return t == ETH_P_8021Q || t == ETH_P_8021AD || t == ETH_P_QINQ1;
 }
 
-static int parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2)
+int vxgbpi_parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2)
 {
 	const char *layer = lv->inner ? "inner-eth" : "eth";
 	int r;
@@ -187,6 +181,13 @@ static int parse_ipv4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 	hlen = (size_t)(vxc_u8_at(&lv->c, 0) & 0x0f) * 4;
 	tot = vxc_be16_at(&lv->c, 2);
+	if (tot == 0 && lv->wire_end > lv->c.pos + IP_MAX_LEN) {
+		/* Linux BIG TCP (iph_set_totlen()): a GSO packet over 64 KiB
+		 * has total length 0; the capture says how long it is, as
+		 * tcpdump takes it */
+		tot = lv->wire_end - lv->c.pos;
+		p->findings |= VXGBP_RB(VXGBP_R_GSO_LENGTH);
+	}
 	if (hlen < 20 || tot < hlen || lv->c.pos + tot > lv->wire_end)
 		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 	declare_len(lv, tot);
@@ -195,7 +196,7 @@ static int parse_ipv4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 	l3->off = (int)lv->c.pos;
 	l3->version = 4;
 	l3->tos = vxc_u8_at(&lv->c, 1);
-	l3->tot_len = (uint16_t)tot;
+	l3->tot_len = (uint32_t)tot;
 	l3->hdr_len = (uint16_t)hlen;
 	l3->ip_id = vxc_be16_at(&lv->c, 4);
 	frag = vxc_be16_at(&lv->c, 6);
@@ -250,6 +251,36 @@ static int scan_hbh_opts(struct vxgbp_pkt *p, const struct level *lv, size_t hle
 	return 0;
 }
 
+/* An IPv6 payload length of 0 with a hop-by-hop Jumbo Payload option
+ * (RFC 2675), as Linux BIG TCP writes GSO packets over 64 KiB
+ * (ipv6_hopopt_jumbo): the option's length, or 0 when there is none. */
+static size_t ipv6_jumbo_len(const struct level *lv)
+{
+	size_t elen, i = 2;
+
+	if (vxc_u8_at(&lv->c, 6) != IPPROTO_HOPOPTS_ || !vxc_need(&lv->c, 42))
+		return 0;
+	elen = ((size_t)vxc_u8_at(&lv->c, 41) + 1) * 8;
+	if (!vxc_need(&lv->c, 40 + elen))
+		return 0;
+	while (i + 2 <= elen) {
+		uint8_t type = vxc_u8_at(&lv->c, 40 + i);
+		size_t len = type == IP6OPT_PAD1 ? 0 : vxc_u8_at(&lv->c, 41 + i);
+
+		if (type == IP6OPT_PAD1) {
+			i++;
+			continue;
+		}
+		if (type == IP6OPT_JUMBO && len == 4 && i + 6 <= elen) {
+			size_t v = vxc_be32_at(&lv->c, 42 + i);
+
+			return v > IP_MAX_LEN ? v : 0;
+		}
+		i += len + 2;
+	}
+	return 0;
+}
+
 static int parse_ipv6(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
 {
 	const char *layer = lv->inner ? "inner-ipv6" : "ipv6";
@@ -262,6 +293,8 @@ static int parse_ipv6(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 	if (vxc_u8_at(&lv->c, 0) >> 4 != 6)
 		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 	plen = vxc_be16_at(&lv->c, 4);
+	if (plen == 0 && (plen = ipv6_jumbo_len(lv)) != 0)
+		p->findings |= VXGBP_RB(VXGBP_R_GSO_LENGTH);
 	if (lv->c.pos + 40 + plen > lv->wire_end)
 		return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 	declare_len(lv, 40 + plen);
@@ -269,7 +302,7 @@ static int parse_ipv6(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3
 	l3->version = 6;
 	l3->tos = (uint8_t)(vxc_be16_at(&lv->c, 0) >> 4);
 	l3->flow_label = vxc_be32_at(&lv->c, 0) & 0xfffff;
-	l3->tot_len = (uint16_t)(40 + plen < 0xffff ? 40 + plen : 0xffff);
+	l3->tot_len = (uint32_t)(40 + plen);
 	nh = vxc_u8_at(&lv->c, 6);
 	l3->ttl = vxc_u8_at(&lv->c, 7);
 	l3->src = vxc_ptr_at(&lv->c, 8, 16);
@@ -434,7 +467,7 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 	}
 }
 
-static void layers_init(struct vxgbp_layers *ls)
+void vxgbpi_layers_init(struct vxgbp_layers *ls)
 {
 	ls->l2.off = -1;
 	ls->l3.off = -1;
@@ -445,27 +478,29 @@ static void layers_init(struct vxgbp_layers *ls)
 }
 
 /* What a frame is before its parse: all zero, no layer (offsets -1),
- * nothing verified.  Zeroed 64 bytes a step: one memset() of the whole
+ * nothing verified; the encap[] and nested[] arrays are left as they are
+ * (their counts say what is valid).  Zeroed 64 bytes a step: one memset() of the whole
  * 368 bytes becomes a "rep stos" whose start-up cost was a quarter of the
  * parse (perf, AMD EPYC); 64-byte pieces are a few wide stores. */
 void vxgbpi_pkt_init(struct vxgbp_pkt *p)
 {
 	unsigned char *d = (unsigned char *)p;
+	const size_t n = offsetof(struct vxgbp_pkt, encap); /* not the arrays */
 	size_t i;
 
-	for (i = 0; i + 64 <= sizeof(*p); i += 64)
+	for (i = 0; i + 64 <= n; i += 64)
 		memset(d + i, 0, 64);
-	memset(d + i, 0, sizeof(*p) - i);
-	layers_init(&p->outer);
-	layers_init(&p->inner);
+	memset(d + i, 0, n - i);
+	vxgbpi_layers_init(&p->outer);
+	vxgbpi_layers_init(&p->inner);
 	p->vxlan_off = -1;
 	p->err_off = -1;
 	p->udp_csum_ok = -1;
 	p->ip_csum_ok = -1;
+	p->nsh_off = -1;
 }
 
-/* L3 and L4 of one level, given its ethertype. */
-static int parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layers *ls,
+int vxgbpi_parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layers *ls,
 		       uint16_t ethertype)
 {
 	unsigned have3 = lv->inner ? VXGBP_HAVE_INNER_L3 : VXGBP_HAVE_L3;
@@ -482,18 +517,18 @@ static int parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layer
 	case ETH_P_ARP:
 		r = parse_arp(p, lv, &ls->l3);
 		if (!r)
-			p->have |= have3;
+			*lv->have |= have3;
 		return r;
 	default:
 		return 0;
 	}
 	if (r)
 		return r;
-	p->have |= have3;
+	*lv->have |= have3;
 	if ((r = parse_l4(p, lv, &ls->l3, &ls->l4)))
 		return r;
 	if (ls->l4.off >= 0)
-		p->have |= have4;
+		*lv->have |= have4;
 	return 0;
 }
 
@@ -508,9 +543,7 @@ int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
 	return 0;
 }
 
-/* The link-layer header of the capture; leaves the cursor at the network
- * header and returns its ethertype through *et. */
-static int parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint16_t *et)
+int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint16_t *et)
 {
 	uint8_t b0;
 	uint32_t fam;
@@ -518,7 +551,7 @@ static int parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint1
 
 	switch (linktype) {
 	case VXGBP_LINK_ETHERNET:
-		if ((r = parse_eth(p, lv, &p->outer.l2)))
+		if ((r = vxgbpi_parse_eth(p, lv, &p->outer.l2)))
 			return r;
 		p->have |= VXGBP_HAVE_L2;
 		*et = p->outer.l2.ethertype;
@@ -572,114 +605,4 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port)
 		return VXGBP_E_NOSPACE;
 	o->ports[o->n_ports++] = port;
 	return 0;
-}
-
-/* Start a parse: p cleared, lengths recorded (wirelen never below caplen).
- * VXGBP_E_INVAL for a buffer the parser cannot take. */
-static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t caplen,
-		 size_t *wirelen, const struct vxgbp_parse_opts *opts)
-{
-	vxgbpi_pkt_init(p);
-	if (caplen > UINT32_MAX || (buf == NULL && caplen))
-		return fail(p, VXGBP_E_INVAL, 0, "frame");
-	if (*wirelen < caplen)
-		*wirelen = caplen;
-	p->caplen = (uint32_t)caplen;
-	p->wirelen = *wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)*wirelen;
-	vxc_init(&lv->c, buf, caplen);
-	lv->wire_end = *wirelen;
-	lv->inner = 0;
-	lv->no_csum = opts && (opts->flags & VXGBP_PARSE_NO_CSUM) != 0;
-	return 0;
-}
-
-/* The inner frame at the cursor: Ethernet (VXLAN carries no other
- * payload), its tags, L3 and L4. */
-static int parse_inner(struct vxgbp_pkt *p, struct level *lv)
-{
-	int r;
-
-	lv->inner = 1;
-	if ((r = parse_eth(p, lv, &p->inner.l2)))
-		return r;
-	p->have |= VXGBP_HAVE_INNER_L2;
-	if (p->inner.l2.n_vlan)
-		p->findings |= VXGBP_RB(VXGBP_R_INNER_VLAN);
-	return parse_l3_l4(p, lv, &p->inner, p->inner.l2.ethertype);
-}
-
-/* The VXLAN header at the cursor and the inner frame after it. */
-static int parse_vxlan(struct vxgbp_pkt *p, struct level *lv)
-{
-	int r;
-
-	if ((r = need(p, lv, VXGBP_HDR_LEN, "vxlan")))
-		return r;
-	p->vxlan_off = (int)lv->c.pos;
-	vxgbp_hdr_decode(&p->vx, vxc_ptr_at(&lv->c, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN);
-	vxc_skip(&lv->c, VXGBP_HDR_LEN);
-	p->have |= VXGBP_HAVE_VXLAN;
-	vxgbpi_vxlan_findings(p);
-	return parse_inner(p, lv);
-}
-
-int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
-		    size_t wirelen, const struct vxgbp_parse_opts *opts)
-{
-	struct vxgbp_parse_opts defaults;
-	struct level lv;
-	uint16_t et = 0;
-	int r;
-
-	if (!opts) {
-		vxgbp_parse_opts_init(&defaults);
-		opts = &defaults;
-	}
-	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
-		return r;
-	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
-	    vxgbpi_parse_fast(p, frame, caplen, wirelen, opts))
-		return 0; /* the common shape, in one pass (pkt_fast.c) */
-
-	if ((r = parse_link(p, &lv, opts->linktype, &et)))
-		return r;
-	if ((r = parse_l3_l4(p, &lv, &p->outer, et)))
-		return r;
-	if (!(p->have & VXGBP_HAVE_L4) || p->outer.l4.proto != IPPROTO_UDP_ ||
-	    !vxgbpi_is_vxlan_port(opts, p->outer.l4.dport))
-		return 0;
-	r = parse_vxlan(p, &lv);
-	if (r && (p->have & VXGBP_HAVE_VXLAN) &&
-	    (p->outer.l3.more_frags || p->outer.l3.frag_off)) {
-		/* The rest of the inner frame is in later fragments: not an
-		 * error of this frame. */
-		p->findings &= ~(VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED));
-		p->err = 0;
-		p->err_off = -1;
-		p->err_layer = NULL;
-		return 0;
-	}
-	return r;
-}
-
-int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
-			  size_t wirelen, const struct vxgbp_parse_opts *opts)
-{
-	struct level lv;
-	int r;
-
-	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
-		return r;
-	return parse_vxlan(p, &lv);
-}
-
-int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
-			  size_t wirelen, const struct vxgbp_parse_opts *opts)
-{
-	struct level lv;
-	int r;
-
-	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
-		return r;
-	return parse_inner(p, &lv);
 }

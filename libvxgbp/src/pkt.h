@@ -21,8 +21,64 @@
 /* RFC 7348 sec. 5: the outer UDP source port SHOULD be in 49152-65535. */
 #define VXLAN_SPORT_DYNAMIC_MIN 49152
 
+#include "cursor.h"
+
+#define ETH_P_IP ETHERTYPE_IPV4
+#define ETH_P_IPV6 0x86dd
+#define ETH_P_TEB 0x6558   /* transparent Ethernet bridging */
+#define ETH_P_ERSPAN 0x88be
+#define ETH_P_ERSPAN3 0x22eb
+#define ETH_P_MPLS_UC 0x8847
+#define ETH_P_MPLS_MC 0x8848
+#define IPPROTO_IPIP_ 4
+#define IPPROTO_IPV6_ 41
+#define IPPROTO_GRE_ 47
+
 /* A frame before its parse: all zero, no layer (offsets -1). */
 void vxgbpi_pkt_init(struct vxgbp_pkt *p);
+
+/* Per-level parse state: the cursor plus how many bytes of this level the
+ * wire carried (capture-independent), so truncation can be told from
+ * contradiction; and where this level's "how far" bits go. */
+struct level {
+	struct vxc c;
+	size_t wire_end; /* offset one past the last byte on the wire */
+	int inner;
+	int no_csum;
+	unsigned *have;  /* &p->have, or a nested header's have */
+};
+
+/* Stop the parse with err at off in layer (frame.truncated/malformed). */
+int vxgbpi_fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer);
+/* Need n bytes at the cursor: VXGBP_E_TRUNCATED if the wire had them,
+ * VXGBP_E_MALFORMED if even the wire did not (p->err set); 0 when there. */
+int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer);
+/* Restrict a level to the n bytes a length field declares, from pos. */
+void vxgbpi_declare_len(struct level *lv, size_t n);
+
+/* pkt.c: the layers one at a time, at the cursor. */
+void vxgbpi_layers_init(struct vxgbp_layers *ls);
+int vxgbpi_parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2);
+/* L3 and L4 of one level, given its ethertype (others: nothing, 0). */
+int vxgbpi_parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layers *ls,
+		       uint16_t ethertype);
+/* The link-layer header of the capture; leaves the cursor at the network
+ * header and returns its ethertype through *et. */
+int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint16_t *et);
+
+/* pkt_tunnel.c: one tunnel header at the cursor, recorded in e (kind, off,
+ * hdr_len, proto, id ...) and skipped; *et gets what it carries as an
+ * ethertype (0: nothing the walk follows).  0, or p->err. */
+int vxgbpi_parse_gre(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_encap *e,
+		     uint16_t *et);
+int vxgbpi_parse_geneve(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_encap *e,
+			uint16_t *et);
+int vxgbpi_parse_mpls(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_encap *e,
+		      uint16_t *et);
+/* An NSH header (RFC 8300) at the cursor, skipped; *et as above. */
+int vxgbpi_parse_nsh(struct vxgbp_pkt *p, struct level *lv, uint16_t *et);
+/* The ethertype a GPE Next Protocol stands for (0: none the walk follows). */
+uint16_t vxgbpi_gpe_np_ethertype(uint8_t np);
 
 /* Is port a VXLAN destination port under these options? */
 int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port);
@@ -32,20 +88,33 @@ int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port);
 int vxgbpi_udp_csum_ok(const uint8_t *src, const uint8_t *dst, size_t alen,
 		       const uint8_t *u, size_t ulen);
 
+/* A bad outer UDP checksum that looks offloaded: the field holds the
+ * folded pseudo-header sum (what Linux leaves under CHECKSUM_PARTIAL for
+ * the NIC to finish), or the packet is longer than any MTU (a GSO
+ * super-frame, captured before segmentation). */
+int vxgbpi_csum_offloaded(const struct vxgbp_pkt *p);
+
 /* Findings about the VXLAN packet as a whole: the header's own, and those
  * of the outer layers the parse found (none when it started at the VXLAN
  * header).  One place for both parsers: pkt.c and pkt_fast.c call it
  * (inline, so the one-pass parse, where every layer is known to be there,
- * keeps only the tests it needs). */
-static inline void vxgbpi_vxlan_findings(struct vxgbp_pkt *p)
+ * keeps only the tests it needs).  gpe_port: the header came to the GPE
+ * port (or the caller said so), so a GPE header there is where it belongs. */
+static inline void vxgbpi_vxlan_findings(struct vxgbp_pkt *p, int gpe_port)
 {
 	const struct vxgbp_layers *o = &p->outer;
 
-	p->findings |= vxgbp_hdr_check(&p->vx);
+	if (p->vx_kind == VXGBP_VX_GPE)
+		p->findings |= vxgbp_gpe_check(&p->vx, !gpe_port);
+	else
+		p->findings |= vxgbp_hdr_check(&p->vx);
 	if (p->ip_csum_ok == 0)
 		p->findings |= VXGBP_RB(VXGBP_R_IP_CSUM);
-	if (p->udp_csum_ok == 0)
+	if (p->udp_csum_ok == 0) {
 		p->findings |= VXGBP_RB(VXGBP_R_UDP_CSUM);
+		if (vxgbpi_csum_offloaded(p))
+			p->findings |= VXGBP_RB(VXGBP_R_CSUM_OFFLOAD);
+	}
 	if (p->have & VXGBP_HAVE_L3) {
 		if (o->l3.more_frags || o->l3.frag_off)
 			p->findings |= VXGBP_RB(VXGBP_R_FRAGMENT);

@@ -18,7 +18,8 @@
  * the two on every fixture, and fuzz_pkt on every input it makes:
  * VXGBP_PARSE_GENERIC skips this file).  Anything else - tags, options,
  * IPv6, ARP, fragments, a truncated or contradicting length, a non-VXLAN
- * port - returns 0 without touching the result, and pkt.c parses it.
+ * port, a GPE header, VXLAN nested in the inner frame - returns 0
+ * without touching the result, and pkt.c parses it.
  *
  * Why: the general parser reads each field through the cursor and keeps
  * per-layer state; this is a third of its instructions (bench/RESULTS.md).
@@ -89,6 +90,9 @@ VXC_INLINE int fast_outer(struct fast *f, const struct vxc *c, const uint8_t *fr
 	f->dport = vxc_be16_at(c, 36);
 	if (!vxgbpi_is_vxlan_port(o, f->dport))
 		return 0;
+	/* P without G: a GPE header on a VXLAN port (pkt.c decodes it) */
+	if ((vxc_be16_at(c, 42) & (VXGBP_F_G | VXGBP_GPE_F_P)) == VXGBP_GPE_F_P)
+		return 0;
 	f->ucsum = vxc_be16_at(c, 40);
 	f->udp_ok = -1;
 	/* the UDP checksum covers the datagram if it was captured whole */
@@ -100,7 +104,8 @@ VXC_INLINE int fast_outer(struct fast *f, const struct vxc *c, const uint8_t *fr
 
 /* Inner Ethernet, IPv4 without options, TCP/UDP/ICMP with its header
  * whole and lengths that agree.  1 when the inner frame is that shape. */
-VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c)
+VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c,
+			  const struct vxgbp_parse_opts *o)
 {
 	size_t l4need, wend = 34 + f->ulen;
 
@@ -119,6 +124,10 @@ VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c)
 	if (f->iproto == IPPROTO_UDP_) {
 		size_t n = vxc_be16_at(c, 88);
 
+		/* VXLAN in VXLAN: pkt.c walks the nested header */
+		if (!(o->flags & VXGBP_PARSE_NO_WALK) &&
+		    vxgbp_udp_kind(o, vxc_be16_at(c, 86)) != VXGBP_UDP_OTHER)
+			return 0;
 		return n >= 8 && 84 + n <= 64 + f->itot;
 	}
 	if (f->iproto == IPPROTO_TCP_) {
@@ -169,7 +178,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 
 	vxc_init(&c, frame, caplen);
 	if (!vxc_need(&c, FAST_MIN) || !fast_outer(&f, &c, frame, wirelen, o) ||
-	    !fast_inner(&f, &c))
+	    !fast_inner(&f, &c, o))
 		return 0;
 
 	/* The frame is the common shape: fill in what pkt.c would. */
@@ -188,7 +197,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 
 	p->vxlan_off = 42;
 	vxgbp_hdr_decode(&p->vx, frame + 42, VXGBP_HDR_LEN);
-	vxgbpi_vxlan_findings(p); /* the same rules as pkt.c, written once */
+	vxgbpi_vxlan_findings(p, 0); /* the same rules as pkt.c, written once */
 
 	fill_eth_ipv4(&p->inner, &c, 50, f.itot, f.ifrag, f.iproto);
 	fill_inner_l4(&p->inner.l4, &c, &f);

@@ -12,6 +12,7 @@
  * the VXLAN header (vxgbp_pkt_parse_vxlan) or from the inner frame
  * (vxgbp_pkt_parse_inner) what the whole-frame parse found there.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,12 +106,43 @@ static void entry_points_agree(const uint8_t *f, size_t n, size_t wire,
 	off = (size_t)a.vxlan_off;
 	wend = (size_t)a.outer.l4.off + a.outer.l4.len;
 	uend = n < wend ? n : wend;
-	vxgbp_pkt_parse_vxlan(&b, f + off, uend - off, wend - off, o);
+	og = *o;
+	if (vxgbp_udp_kind(o, a.outer.l4.dport) == VXGBP_UDP_GPE)
+		og.flags |= VXGBP_PARSE_GPE; /* it came to the GPE port */
+	vxgbp_pkt_parse_vxlan(&b, f + off, uend - off, wend - off, &og);
 	same_from(&a, &b, (int)off, 1);
 	if (a.have & VXGBP_HAVE_INNER_L2) {
 		off = (size_t)a.inner.l2.off;
 		vxgbp_pkt_parse_inner(&b, f + off, uend - off, wend - off, o);
 		same_from(&a, &b, (int)off, 0);
+	}
+}
+
+/* The tunnel layers and nested headers point into the frame, in order. */
+static void check_walk(const uint8_t *f, size_t n, const struct vxgbp_pkt *p)
+{
+	int last = -1;
+
+	if (p->n_encap > VXGBP_MAX_ENCAP || p->n_nested > VXGBP_MAX_NESTED)
+		abort();
+	for (unsigned i = 0; i < p->n_encap; i++) {
+		const struct vxgbp_encap *e = &p->encap[i];
+
+		check_off(e->off, n);
+		if (e->off <= last || !vxgbp_encap_get(e->kind) ||
+		    (size_t)e->off + e->hdr_len > n)
+			abort();
+		last = e->off;
+	}
+	if (p->n_encap && p->vxlan_off >= 0 && p->vxlan_off <= last)
+		abort();
+	for (unsigned i = 0; i < p->n_nested; i++) {
+		const struct vxgbp_nested *x = &p->nested[i];
+
+		check_off(x->off, n);
+		if (x->off < p->vxlan_off + VXGBP_HDR_LEN || (size_t)x->off + VXGBP_HDR_LEN > n)
+			abort();
+		check_layers(f, n, &x->inner);
 	}
 }
 
@@ -150,9 +182,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct vxgbp_pkt q;
 
 		og.flags |= VXGBP_PARSE_GENERIC;
-		if (vxgbp_pkt_parse(&q, f, n, wire, &og) != r || memcmp(&p, &q, sizeof(p)))
+		if (vxgbp_pkt_parse(&q, f, n, wire, &og) != r ||
+		    memcmp(&p, &q, offsetof(struct vxgbp_pkt, encap)) ||
+		    memcmp(p.encap, q.encap, p.n_encap * sizeof(p.encap[0])) ||
+		    memcmp(p.nested, q.nested, p.n_nested * sizeof(p.nested[0])))
 			abort();
 	}
+	check_walk(f, n, &p);
 	entry_points_agree(f, n, wire, &o);
 	check_layers(f, n, &p.outer);
 	check_layers(f, n, &p.inner);
