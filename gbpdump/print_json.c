@@ -282,6 +282,55 @@ static void json_vxlan(struct gd_out *o, const struct gd_print *pp, const struct
 	out_str(o, "}}");
 }
 
+static void json_bool(struct gd_out *o, const char *k, int v)
+{
+	out_str(o, k);
+	out_str(o, v ? "true" : "false");
+}
+
+/* The "vxlan" object of a VXLAN-GPE header: its own fields, none of GBP's
+ * (its Next Protocol sits where GBP has the group).  nsh_off: where the
+ * NSH header it carries starts, -1 for none. */
+static void json_gpe(struct gd_out *o, const struct vxgbp_hdr *h, int nsh_off)
+{
+	uint8_t np = vxgbp_gpe_next_proto(h);
+	const char *name = vxgbp_gpe_np_name(np);
+
+	out_str(o, "{\"kind\":\"gpe\",\"flags\":");
+	out_u64(o, h->flags);
+	out_str(o, ",\"vni\":");
+	out_u64(o, h->vni);
+	out_str(o, ",\"version\":");
+	out_u64(o, (h->flags & VXGBP_GPE_F_VER) >> __builtin_ctz(VXGBP_GPE_F_VER));
+	json_bool(o, ",\"next_proto_present\":", h->flags & VXGBP_GPE_F_P);
+	json_bool(o, ",\"bum\":", h->flags & VXGBP_GPE_F_B);
+	json_bool(o, ",\"oam\":", h->flags & VXGBP_GPE_F_O);
+	out_str(o, ",\"next_proto\":");
+	out_u64(o, np);
+	if (name) {
+		out_str(o, ",\"next_proto_name\":");
+		out_json_str(o, name);
+	}
+	if (nsh_off >= 0) {
+		out_str(o, ",\"nsh_offset\":");
+		out_u64(o, (unsigned)nsh_off);
+	}
+	out_str(o, ",\"reserved_byte2\":");
+	out_u64(o, h->group >> 8);
+	out_str(o, ",\"reserved\":");
+	out_u64(o, h->rsvd);
+	out_putc(o, '}');
+}
+
+static void json_hdr(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h,
+		     unsigned kind, int nsh_off)
+{
+	if (kind == VXGBP_VX_GPE)
+		json_gpe(o, h, nsh_off);
+	else
+		json_vxlan(o, pp, h);
+}
+
 /* ,"KEY":{level} or ,"KEY":null */
 static void json_opt_level(struct gd_out *o, const char *k, int present, const uint8_t *frame,
 			   const struct vxgbp_layers *ls)
@@ -294,6 +343,141 @@ static void json_opt_level(struct gd_out *o, const char *k, int present, const u
 	out_putc(o, '{');
 	json_level(o, frame, ls);
 	out_putc(o, '}');
+}
+
+/* "ip":4,"src":..,"dst":.., : the IP header that delivers a tunnel layer
+ * (nothing when there is none) */
+static void json_delivery(struct gd_out *o, uint8_t ver, const uint8_t *src, const uint8_t *dst)
+{
+	size_t alen = ver == 6 ? 16 : 4;
+
+	if (!ver || !src || !dst)
+		return;
+	key(o, "ip");
+	out_u64(o, ver);
+	out_putc(o, ',');
+	key(o, "src");
+	json_addr(o, src, alen);
+	out_putc(o, ',');
+	key(o, "dst");
+	json_addr(o, dst, alen);
+	out_putc(o, ',');
+}
+
+/* ,"k":v */
+static void json_num(struct gd_out *o, const char *k, uint64_t v)
+{
+	out_putc(o, ',');
+	out_json_str(o, k);
+	out_putc(o, ':');
+	out_u64(o, v);
+}
+
+/* The fields of one tunnel layer that its kind has. */
+static void json_encap_fields(struct gd_out *o, const struct vxgbp_encap *e)
+{
+	switch (e->kind) {
+	case VXGBP_ENCAP_GRE:
+		json_num(o, "flags", e->flags);
+		if (e->has_id)
+			json_num(o, "key", e->id);
+		break;
+	case VXGBP_ENCAP_ERSPAN2:
+	case VXGBP_ENCAP_ERSPAN3:
+		json_num(o, "version", e->ver);
+		json_num(o, "session", e->id);
+		json_num(o, "vlan", e->flags);
+		break;
+	case VXGBP_ENCAP_GENEVE:
+		json_num(o, "sport", e->sport);
+		json_num(o, "dport", e->dport);
+		json_num(o, "flags", e->flags);
+		json_num(o, "vni", e->id);
+		json_num(o, "opt_len", e->opt_len);
+		break;
+	case VXGBP_ENCAP_MPLS:
+		json_num(o, "label", e->id);
+		json_num(o, "label_count", e->ver);
+		break;
+	default: /* ERSPAN type I and IP in IP: the delivery and what it carries */
+		break;
+	}
+	if (e->has_seq)
+		json_num(o, "seq", e->seq);
+}
+
+/* ,"encap":[{"type":"gre",...},...]: the layers around the first VXLAN
+ * header, outermost first (only when there are any). */
+static void json_encap(struct gd_out *o, const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_encap_info *ei;
+
+	if (!p->n_encap)
+		return;
+	out_str(o, ",\"encap\":[");
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++) {
+		const struct vxgbp_encap *e = &p->encap[i];
+
+		out_str(o, i ? ",{" : "{");
+		key(o, "type");
+		ei = vxgbp_encap_get(e->kind);
+		out_json_str(o, ei && ei->key ? ei->key : "unknown");
+		out_putc(o, ',');
+		if (e->eth_src && e->eth_dst) {
+			key(o, "smac");
+			json_mac(o, e->eth_src);
+			out_putc(o, ',');
+			key(o, "dmac");
+			json_mac(o, e->eth_dst);
+			out_putc(o, ',');
+		}
+		json_delivery(o, e->ip_version, e->ip_src, e->ip_dst);
+		key(o, "ethertype");
+		out_u64(o, e->proto);
+		json_encap_fields(o, e);
+		out_putc(o, '}');
+	}
+	out_putc(o, ']');
+}
+
+/* One further VXLAN header: its delivery, the header, its frame, its own
+ * findings. */
+static void json_nested_one(struct gd_out *o, const struct gd_print *pp, const uint8_t *frame,
+			    const struct vxgbp_nested *n)
+{
+	int first = 1;
+
+	out_putc(o, '{');
+	json_delivery(o, n->ip_version, n->ip_src, n->ip_dst);
+	key(o, "sport");
+	out_u64(o, n->sport);
+	out_putc(o, ',');
+	key(o, "dport");
+	out_u64(o, n->dport);
+	out_putc(o, ',');
+	key(o, "vxlan");
+	json_hdr(o, pp, &n->vx, n->kind, -1);
+	json_opt_level(o, ",\"inner\":",
+		       (n->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, frame,
+		       &n->inner);
+	out_str(o, ",\"findings\":[");
+	json_findings(o, n->findings, &first);
+	out_str(o, "]}");
+}
+
+/* ,"nested":[...] (only when there are any) */
+static void json_nested(struct gd_out *o, const struct gd_print *pp, const uint8_t *frame,
+			const struct vxgbp_pkt *p)
+{
+	if (!p->n_nested)
+		return;
+	out_str(o, ",\"nested\":[");
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
+		if (i)
+			out_putc(o, ',');
+		json_nested_one(o, pp, frame, &p->nested[i]);
+	}
+	out_putc(o, ']');
 }
 
 /* ---- where each finding belongs ---- */
@@ -320,7 +504,8 @@ static enum layer rule_layer(unsigned r)
 	switch (r) {
 	case VXGBP_R_I_CLEAR: case VXGBP_R_RSVD_FLAGS: case VXGBP_R_RSVD_BYTE:
 	case VXGBP_R_D_WITHOUT_G: case VXGBP_R_A_WITHOUT_G: case VXGBP_R_ID_WITHOUT_G:
-	case VXGBP_R_ZERO_ID:
+	case VXGBP_R_ZERO_ID: case VXGBP_R_GPE_ON_VXLAN_PORT: case VXGBP_R_GPE_VERSION:
+	case VXGBP_R_GPE_RSVD: case VXGBP_R_GPE_OAM: case VXGBP_R_GPE_NEXT_PROTO:
 	case VXGBP_R_POLICY_REAPPLIED: case VXGBP_R_A_CLEARED:
 	case VXGBP_R_GROUP_CONFLICT: case VXGBP_R_FLOW_GROUP_CHANGE:
 		return LAYER_VXLAN;
@@ -492,14 +677,16 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	out_u64(o, rec->caplen);
 	json_opt_level(o, ",\"outer\":", (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0,
 		       rec->data, &p->outer);
+	json_encap(o, p);
 	out_str(o, ",\"vxlan\":");
 	if (p->have & VXGBP_HAVE_VXLAN)
-		json_vxlan(o, pp, &p->vx);
+		json_hdr(o, pp, &p->vx, p->vx_kind, p->nsh_off);
 	else
 		out_str(o, "null");
 	json_opt_level(o, ",\"inner\":",
 		       (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
 		       &p->inner);
+	json_nested(o, pp, rec->data, p);
 	json_verdicts(o, rec, p, xf);
 	out_str(o, "}\n");
 }
