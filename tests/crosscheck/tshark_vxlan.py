@@ -2,9 +2,15 @@
 """Independent cross-check of gbpdump against tshark's own VXLAN dissector.
 
 For every capture given, frame by frame: gbpdump --json and tshark's
-built-in vxlan.* fields (vxlan.flags, vxlan.gbp, vxlan.flag_d, vxlan.flag_a,
-vxlan.vni; with -d udp.port==8472,vxlan) must agree wherever both decode a
-VXLAN header, and must agree on which frames carry one.
+built-in vxlan.* fields (vxlan.flags, vxlan.flag_g, vxlan.gbp, vxlan.flag_d,
+vxlan.flag_a, vxlan.vni; with -d udp.port==8472,vxlan) must agree wherever
+both decode a VXLAN header, and must agree on which frames carry one.  The
+G bit is compared as gbpdump says it: "gbp" is null exactly when tshark's
+vxlan.flag_g is clear (the raw flag word alone would not catch a gbpdump
+that tests the wrong bit).
+
+tshark runs through tests/tshark/tshark.sh (without the plugin): as user
+nobody when this runs as root, with the capture on standard input.
 
 usage: tshark_vxlan.py GBPDUMP CAPTURE...
 """
@@ -12,18 +18,23 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+
+TSHARK_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tshark",
+                         "tshark.sh")
 
 
 def tshark_fields(path):
-    fields = ["frame.number", "vxlan.flags", "vxlan.gbp", "vxlan.flag_d",
+    fields = ["frame.number", "vxlan.flags", "vxlan.flag_g", "vxlan.gbp", "vxlan.flag_d",
               "vxlan.flag_a", "vxlan.vni", "_ws.malformed"]
-    cmd = ["tshark", "-n", "-r", path, "-d", "udp.port==8472,vxlan", "-T", "fields",
-           "-E", "separator=\t", "-E", "occurrence=f"]
+    cmd = ["sh", TSHARK_SH, "none", "-n", "-r", "-", "-d", "udp.port==8472,vxlan",
+           "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f"]
     for f in fields:
         cmd += ["-e", f]
-    env = dict(os.environ, HOME=tempfile.mkdtemp(prefix="xcheck-home-"))
-    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with open(path, "rb") as f:
+        res = subprocess.run(cmd, stdin=f, capture_output=True, text=True)
+    if res.returncode != 0 and not res.stdout:
+        raise SystemExit(f"{path}: tshark failed: {res.stderr.strip()}")
     rows = {}
     for line in res.stdout.splitlines():
         parts = line.split("\t")
@@ -53,7 +64,7 @@ def check(gbpdump, path):
         if t is None:
             problems.append(f"frame {n}: tshark did not list it")
             continue
-        flags, gbp, d, a, vni, malformed = t
+        flags, g, gbp, d, a, vni, malformed = t
         if vx is None:
             # truncated/malformed frames: tshark may still pick fields out of
             # a partial header; only require it to agree when we decode none
@@ -77,10 +88,18 @@ def check(gbpdump, path):
         want = {
             "flags": (vx["flags"], as_int(flags)),
             "vni": (vx["vni"], as_int(vni)),
-            "gbp id field": (vx["id_field"], as_int(gbp)),
-            "D": (bool(vx["flags"] & 0x0040), as_bool(d)),
-            "A": (bool(vx["flags"] & 0x0008), as_bool(a)),
         }
+        if vx.get("kind", "vxlan") != "vxlan":
+            # VXLAN-GPE: no Group Policy ID, G is a reserved bit
+            want["gbp null"] = (vx["gbp"] is None, True)
+            problems += [f"frame {n}: {k}: gbpdump {m!r}, tshark {t!r}"
+                         for k, (m, t) in want.items() if m != t]
+            continue
+        want["gbp id field"] = (vx["id_field"], as_int(gbp))
+        want["D"] = (bool(vx["flags"] & 0x0040), as_bool(d))
+        want["A"] = (bool(vx["flags"] & 0x0008), as_bool(a))
+        # G as each tool reads it: gbpdump's "gbp" object, tshark's flag_g
+        want["G (gbp not null)"] = (vx["gbp"] is not None, as_bool(g))
         if vx["gbp"] is not None:
             want["gbp.id"] = (vx["gbp"]["id"], as_int(gbp))
             want["gbp.dont_learn"] = (vx["gbp"]["dont_learn"], as_bool(d))
