@@ -421,6 +421,22 @@ static void add_unjudged(struct gd_check *c, const struct gd_rec *rec,
 		add(c, VXGBP_R_TRUNCATED, rec, p, NULL, NULL);
 }
 
+/* The findings of the first VXLAN header and the layers around it.
+ * p->findings holds every header's (the nested ones' too, each also in its
+ * nested[].findings): a rule a nested header has is counted there, and
+ * here only when the first header breaks it itself (its header rules, from
+ * libvxgbp's own check of that header).  A non-header rule found at both
+ * levels is counted once per nested header that has it. */
+static uint64_t first_findings(const struct vxgbp_pkt *p)
+{
+	uint64_t nested = 0, own;
+
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
+		nested |= p->nested[i].findings;
+	own = p->vx_kind == VXGBP_VX_GPE ? vxgbp_gpe_check(&p->vx, 1) : vxgbp_hdr_check(&p->vx);
+	return p->findings & (~nested | own);
+}
+
 int check_unjudged(const struct vxgbp_pkt *p)
 {
 	return p->err != 0 && !(p->have & VXGBP_HAVE_VXLAN);
@@ -437,7 +453,7 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	add_findings(c, rec, p, &hv, p->findings);
+	add_findings(c, rec, p, &hv, first_findings(p));
 	/* Cross-frame findings, in the order the tracker found them. */
 	for (unsigned i = 0; x && i < x->n_hits; i++)
 		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);

@@ -96,5 +96,27 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap; do
 	[ "$want" = 0 ] || [ "$rc" != 0 ] || err "$cap: $want unjudged frames and exit 0"
 done
 
+# --vni and --gbp match any VXLAN header of a frame, the first or a nested
+# one (one header both): the frames they keep are those the unfiltered
+# --json shows with such a header.
+tun=$fix/tunnels.pcap
+if [ -f "$tun" ]; then
+	"$gbpdump" -r "$tun" --json >"$tmp/all" 2>/dev/null
+	hdrs='[.vxlan] + [(.nested // [])[] | .vxlan] | map(select(. != null))'
+	nn=$(jq -s "[.[] | ($hdrs) | length | select(. > 1)] | length" "$tmp/all")
+	[ "$nn" -gt 0 ] || err "tunnels.pcap: no frame with a nested VXLAN header"
+	for v in $(jq -r "($hdrs)[] | .vni" "$tmp/all" | sort -un); do
+		want=$(jq -c -s "[.[] | select(any(($hdrs)[]; .vni == $v)) | .frame]" "$tmp/all")
+		got=$("$gbpdump" -r "$tun" --json --vni "$v" | jq -c -s '[.[].frame]')
+		[ "$want" = "$got" ] || err "--vni $v: frames $got, want $want"
+	done
+	for g in $(jq -r "($hdrs)[] | .gbp.id // empty" "$tmp/all" | sort -un); do
+		v=$(jq -r -s "[.[] | ($hdrs)[] | select(.gbp.id == $g) | .vni] | max" "$tmp/all")
+		want=$(jq -c -s "[.[] | select(any(($hdrs)[]; .gbp.id == $g and .vni == $v)) | .frame]" "$tmp/all")
+		got=$("$gbpdump" -r "$tun" --json --gbp "$g" --vni "$v" | jq -c -s '[.[].frame]')
+		[ "$want" = "$got" ] || err "--gbp $g --vni $v: frames $got, want $want"
+	done
+fi
+
 [ $fail = 0 ] && echo "cli.sh: ok"
 exit $fail
