@@ -52,6 +52,7 @@ static void print_time(struct gd_out *o, struct gd_print *pp, const struct gd_re
 	out_putc(o, ' ');
 }
 
+/* tcpdump's names (ethertype_values) of the ethertypes a frame here carries. */
 static const char *ethertype_name(uint16_t et)
 {
 	switch (et) {
@@ -64,41 +65,60 @@ static const char *ethertype_name(uint16_t et)
 	case 0x8100:
 		return "802.1Q";
 	case 0x88a8:
-		return "802.1ad";
+		return "802.1Q-QinQ";
+	case 0x9100:
+		return "802.1Q-9100";
+	case 0x8847:
+		return "MPLS unicast";
+	case 0x8848:
+		return "MPLS multicast";
 	default:
 		return NULL;
 	}
 }
 
-/* tcpdump -e: "smac > dmac, [vlan 10, p 0, ]ethertype IPv4 (0x0800), length N: " */
+/* "ethertype IPv4 (0x0800)", tcpdump -e's words. */
+static void print_ethertype_e(struct gd_out *o, uint16_t et)
+{
+	const char *n = ethertype_name(et);
+
+	out_str(o, "ethertype ");
+	out_str(o, n ? n : "Unknown");
+	out_str(o, " (0x");
+	out_hex(o, et, 4);
+	out_putc(o, ')');
+}
+
+/* tcpdump -e: "smac > dmac, ethertype IPv4 (0x0800), length N: "; with VLAN
+ * tags the first ethertype is the tag's TPID and each tag follows the
+ * length: "..., ethertype 802.1Q (0x8100), length N: vlan 10, p 0,
+ * ethertype IPv4 (0x0800), ".  A frame with no link header of its own
+ * (a raw IP capture) gets tcpdump's "ip: ". */
 static void print_l2(struct gd_out *o, const struct vxgbp_l2 *l2, uint32_t len)
 {
-	const char *n;
-
 	if (l2->off < 0 || !l2->src)
 		return;
 	out_mac(o, l2->src);
 	out_str(o, " > ");
 	out_mac(o, l2->dst);
 	out_str(o, ", ");
-	for (unsigned i = 0; i < l2->n_vlan; i++) {
-		out_str(o, l2->vlan_tpid[i] == 0x88a8 ? "802.1ad vlan " : "vlan ");
-		out_u64(o, l2->vlan_tci[i] & 0x0fff);
-		out_str(o, ", p ");
-		out_u64(o, l2->vlan_tci[i] >> 13);
-		out_str(o, ", ");
-	}
-	out_str(o, "ethertype ");
-	if ((n = ethertype_name(l2->ethertype))) {
-		out_str(o, n);
-		out_str(o, " (0x");
-	} else {
-		out_str(o, "Unknown (0x");
-	}
-	out_hex(o, l2->ethertype, 4);
-	out_str(o, "), length ");
+	print_ethertype_e(o, l2->n_vlan ? l2->vlan_tpid[0] : l2->ethertype);
+	out_str(o, ", length ");
 	out_u64(o, len);
 	out_str(o, ": ");
+	for (unsigned i = 0; i < l2->n_vlan && i < VXGBP_MAX_VLAN; i++) {
+		uint16_t tci = l2->vlan_tci[i];
+
+		out_str(o, "vlan ");
+		out_u64(o, tci & 0x0fff);
+		out_str(o, ", p ");
+		out_u64(o, tci >> 13);
+		if (tci & 0x1000)
+			out_str(o, ", DEI");
+		out_str(o, ", ");
+		print_ethertype_e(o, i + 1 < l2->n_vlan ? l2->vlan_tpid[i + 1] : l2->ethertype);
+		out_str(o, ", ");
+	}
 }
 
 static void print_tcp_flags(struct gd_out *o, uint8_t f)
@@ -118,24 +138,38 @@ static void print_tcp_flags(struct gd_out *o, uint8_t f)
 	out_putc(o, ']');
 }
 
-static void print_icmp(struct gd_out *o, const struct vxgbp_l4 *l4)
+/* The bytes after the IP header(s): what tcpdump calls an ICMP or an
+ * unknown protocol's length. */
+static uint32_t ip_payload_len(const struct vxgbp_l3 *l3)
+{
+	return l3->tot_len > l3->hdr_len ? l3->tot_len - l3->hdr_len : 0;
+}
+
+/* tcpdump: "ICMP echo request, id 1, seq 1, length 8";
+ * "ICMP6, echo request, id 1, seq 1, length 8" (ICMP6: no length with -v). */
+static void print_icmp(struct gd_out *o, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4,
+		       int verbose)
 {
 	int v6 = l4->proto == 58;
 	uint8_t t = l4->icmp_type;
 
-	out_str(o, v6 ? "ICMP6" : "ICMP");
+	out_str(o, v6 ? "ICMP6," : "ICMP");
 	if ((!v6 && (t == 8 || t == 0)) || (v6 && (t == 128 || t == 129))) {
 		out_str(o, (t == 8 || t == 128) ? " echo request" : " echo reply");
 		out_str(o, ", id ");
 		out_u64(o, l4->sport);
 		out_str(o, ", seq ");
 		out_u64(o, l4->dport);
-		return;
+	} else {
+		out_str(o, " type ");
+		out_u64(o, t);
+		out_str(o, " code ");
+		out_u64(o, l4->icmp_code);
 	}
-	out_str(o, " type ");
-	out_u64(o, t);
-	out_str(o, " code ");
-	out_u64(o, l4->icmp_code);
+	if (!v6 || !verbose) {
+		out_str(o, ", length ");
+		out_u64(o, ip_payload_len(l3));
+	}
 }
 
 /* "ethertype IPv4" for a level without L3. */
@@ -152,9 +186,12 @@ static void print_ethertype(struct gd_out *o, uint16_t et)
 	}
 }
 
-static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3)
+/* tcpdump: "ARP, Request who-has A tell B, length 28" (no "ARP, " after a
+ * -e link header); len: the bytes from the ARP header to the frame's end. */
+static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len, int eflag)
 {
-	out_str(o, "ARP, ");
+	if (!eflag)
+		out_str(o, "ARP, ");
 	if (l3->arp_op == 1 && l3->arp_tpa && l3->arp_spa) {
 		out_str(o, "Request who-has ");
 		out_addr(o, l3->arp_tpa, 4);
@@ -167,39 +204,108 @@ static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3)
 		out_str(o, "op ");
 		out_u64(o, l3->arp_op);
 	}
+	out_str(o, ", length ");
+	out_u64(o, len);
 }
 
-/* -v: "(ttl 64, id 0, DF, length 78) " */
-static void print_ip_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+/* tcpdump's names of IP protocols (ipproto_values), "unknown" otherwise. */
+static const char *ipproto_name(uint8_t proto)
 {
-	out_str(o, "(ttl ");
-	out_u64(o, l3->ttl);
-	if (l3->version == 4) {
-		out_str(o, ", id ");
-		out_u64(o, l3->ip_id);
-	} else if (l3->flow_label) {
-		out_str(o, ", flowlabel 0x");
-		out_hex(o, l3->flow_label, 5);
+	static const struct {
+		uint8_t p;
+		const char *name;
+	} t[] = { { 0, "Options" }, { 1, "ICMP" }, { 2, "IGMP" }, { 4, "IPIP" },
+		  { 6, "TCP" }, { 17, "UDP" }, { 41, "IPv6" }, { 43, "Routing" },
+		  { 44, "Fragment" }, { 47, "GRE" }, { 50, "ESP" }, { 51, "AH" },
+		  { 58, "ICMPv6" }, { 132, "SCTP" } };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].p == proto)
+			return t[i].name;
+	return "unknown";
+}
+
+/* -v, as tcpdump: "(tos 0x0, ttl 64, id 0, offset 0, flags [DF], proto UDP
+ * (17), length 78) " */
+static void print_ip4_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+{
+	static const char *const ecn[4] = { "", ",ECT(1)", ",ECT(0)", ",CE" };
+
+	out_str(o, "(tos 0x");
+	out_hex(o, l3->tos, 1);
+	out_str(o, ecn[l3->tos & 3]);
+	if (l3->ttl) {
+		out_str(o, ", ttl ");
+		out_u64(o, l3->ttl);
 	}
-	if (l3->tos) {
-		out_str(o, ", tos 0x");
-		out_hex(o, l3->tos, 1);
-	}
+	out_str(o, ", id ");
+	out_u64(o, l3->ip_id);
+	out_str(o, ", offset ");
+	out_u64(o, l3->frag_off);
+	out_str(o, ", flags [");
+	if (l3->more_frags)
+		out_putc(o, '+');
 	if (l3->dont_frag)
-		out_str(o, ", DF");
-	if (l3->more_frags || l3->frag_off) {
-		out_str(o, ", frag ");
-		out_u64(o, l3->frag_off);
-		if (l3->more_frags)
-			out_putc(o, '+');
-	}
-	out_str(o, ", length ");
+		out_str(o, "DF");
+	if (!l3->more_frags && !l3->dont_frag)
+		out_str(o, "none");
+	out_str(o, "], proto ");
+	out_str(o, ipproto_name(l3->proto));
+	out_str(o, " (");
+	out_u64(o, l3->proto);
+	out_str(o, "), length ");
 	out_u64(o, l3->tot_len);
 	out_str(o, ") ");
 }
 
+/* -v, as tcpdump: "(class 0x10, flowlabel 0x12345, hlim 64, next-header UDP
+ * (17) payload length: 58) ".  The next header is the first one: Options
+ * (0) when a hop-by-hop header follows the fixed header. */
+static void print_ip6_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+{
+	uint8_t nh = l3->opt_off >= 0 ? 0 : l3->proto;
+
+	out_putc(o, '(');
+	if (l3->tos) {
+		out_str(o, "class 0x");
+		out_hex(o, l3->tos, 2);
+		out_str(o, ", ");
+	}
+	if (l3->flow_label) {
+		out_str(o, "flowlabel 0x");
+		out_hex(o, l3->flow_label, 5);
+		out_str(o, ", ");
+	}
+	out_str(o, "hlim ");
+	out_u64(o, l3->ttl);
+	out_str(o, ", next-header ");
+	out_str(o, ipproto_name(nh));
+	out_str(o, " (");
+	out_u64(o, nh);
+	out_str(o, ") payload length: ");
+	out_u64(o, l3->tot_len >= 40 ? l3->tot_len - 40u : 0);
+	out_str(o, ") ");
+}
+
+/* tcpdump: "Flags [S.], seq 1, ack 2": -v adds the sequence number, and
+ * the acknowledgment number when the ACK flag is set. */
+static void print_tcp(struct gd_out *o, const struct vxgbp_l4 *l4, int verbose)
+{
+	print_tcp_flags(o, l4->tcp_flags);
+	if (!verbose)
+		return;
+	out_str(o, ", seq ");
+	out_u64(o, l4->tcp_seq);
+	if (l4->tcp_flags & 0x10) {
+		out_str(o, ", ack ");
+		out_u64(o, l4->tcp_ack);
+	}
+}
+
 /* What follows "a > b: " in an inner frame: TCP flags, UDP length, ICMP,
- * a fragment or an unknown protocol. */
+ * a fragment, a header cut short ("proto 17", the error follows) or a
+ * protocol the library does not decode ("ip-proto-47 62", tcpdump's
+ * words). */
 static void print_l4(struct gd_out *o, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4,
 		     int verbose)
 {
@@ -207,52 +313,48 @@ static void print_l4(struct gd_out *o, const struct vxgbp_l3 *l3, const struct v
 		if (l3->frag_off) {
 			out_str(o, "fragment, offset ");
 			out_u64(o, l3->frag_off);
-		} else {
-			out_str(o, "proto ");
+		} else if (l3->proto == 6 || l3->proto == 17 || l3->proto == 1 ||
+			   l3->proto == 58) {
+			out_str(o, "proto "); /* cut short: the error follows */
 			out_u64(o, l3->proto);
+		} else {
+			out_str(o, "ip-proto-");
+			out_u64(o, l3->proto);
+			out_putc(o, ' ');
+			out_u64(o, ip_payload_len(l3));
 		}
 		return;
 	}
 	switch (l4->proto) {
 	case 6:
-		print_tcp_flags(o, l4->tcp_flags);
-		if (verbose) {
-			out_str(o, ", seq ");
-			out_u64(o, l4->tcp_seq);
-			out_str(o, ", ack ");
-			out_u64(o, l4->tcp_ack);
-		}
+		print_tcp(o, l4, verbose);
 		break;
 	case 17:
 		out_str(o, "UDP, length ");
 		out_u64(o, l4->len >= 8 ? l4->len - 8u : 0);
 		break;
 	default:
-		print_icmp(o, l4);
+		print_icmp(o, l3, l4, verbose);
 		break;
 	}
 }
 
-/* "IP a.p > b.q: <l4>" for one level. */
-static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
-			int verbose, int is_outer)
+/* "IP a.p > b.q" for one level (tcpdump leaves out "IP " after a -e link
+ * header, which names the ethertype), then ":" and the labels. */
+static void print_l3(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
+		     int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
 	size_t alen = l3->version == 6 ? 16 : 4;
 	int ports = l4->off >= 0 && (l4->proto == 6 || l4->proto == 17);
 
-	if (l3->off < 0) {
-		print_ethertype(o, ls->l2.ethertype);
-		return;
-	}
-	if (l3->version == 0) {
-		print_arp(o, l3);
-		return;
-	}
-	out_str(o, l3->version == 6 ? "IP6 " : "IP ");
-	if (verbose)
-		print_ip_details(o, l3);
+	if (!eflag)
+		out_str(o, l3->version == 6 ? "IP6 " : "IP ");
+	if (verbose && l3->version == 6)
+		print_ip6_details(o, l3);
+	else if (verbose)
+		print_ip4_details(o, l3);
 	out_addr(o, l3->src, alen);
 	if (ports) {
 		out_putc(o, '.');
@@ -266,10 +368,29 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 	}
 	out_str(o, ":");
 	labels_print_text(o, frame, l3, verbose);
+}
+
+/* One level: "IP a.p > b.q: <l4>", or "ARP, ...", or "ethertype X" for a
+ * level without L3; is_outer stops after the addresses (the VXLAN part
+ * follows).  end: the offset where this level's frame ends. */
+static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
+			const struct gd_print *pp, int is_outer, uint32_t end)
+{
+	const struct vxgbp_l3 *l3 = &ls->l3;
+
+	if (l3->off < 0) {
+		print_ethertype(o, ls->l2.ethertype);
+		return;
+	}
+	if (l3->version == 0) {
+		print_arp(o, l3, end > (uint32_t)l3->off ? end - (uint32_t)l3->off : 0, pp->eflag);
+		return;
+	}
+	print_l3(o, frame, ls, pp->verbose, pp->eflag);
 	if (is_outer)
-		return; /* the VXLAN part follows */
+		return;
 	out_putc(o, ' ');
-	print_l4(o, l3, l4, verbose);
+	print_l4(o, l3, &ls->l4, pp->verbose);
 }
 
 void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags)
@@ -353,36 +474,9 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 	out_putc(o, ':');
 }
 
-void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf)
+/* " [|layer]" or " [malformed layer at offset N]" where the parse stopped. */
+static void print_err(struct gd_out *o, const struct vxgbp_pkt *p)
 {
-	const uint8_t *frame = rec->data;
-
-	print_time(o, pp, rec);
-	if (pp->eflag && (p->have & VXGBP_HAVE_L2))
-		print_l2(o, &p->outer.l2, rec->wirelen);
-
-	if (!(p->have & VXGBP_HAVE_L3) && !(p->have & VXGBP_HAVE_L2)) {
-		if (p->err == VXGBP_E_UNSUPPORTED)
-			out_str(o, "unsupported link type");
-		else
-			out_str(o, "[|link]");
-		out_str(o, ", length ");
-		out_u64(o, rec->wirelen);
-		out_putc(o, '\n');
-		return;
-	}
-	print_l3_l4(o, frame, &p->outer, pp->verbose, (p->have & VXGBP_HAVE_VXLAN) != 0);
-	if (p->have & VXGBP_HAVE_VXLAN) {
-		print_vxlan(o, pp, p);
-		if (p->have & VXGBP_HAVE_INNER_L2) {
-			out_putc(o, ' ');
-			if (pp->eflag)
-				print_l2(o, &p->inner.l2,
-					 (uint32_t)(rec->wirelen - (uint32_t)p->inner.l2.off));
-			print_l3_l4(o, frame, &p->inner, pp->verbose, 0);
-		}
-	}
 	if (p->err == VXGBP_E_TRUNCATED) {
 		out_str(o, " [|");
 		out_str(o, p->err_layer ? p->err_layer : "?");
@@ -394,15 +488,61 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		out_u64(o, (uint64_t)(p->err_off < 0 ? 0 : p->err_off));
 		out_putc(o, ']');
 	}
-	if (p->have & VXGBP_HAVE_VXLAN) {
+}
+
+/* The VXLAN header and the frame it carries. */
+static void print_vxlan_frame(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+			      const struct vxgbp_pkt *p)
+{
+	uint32_t end = rec->wirelen;
+
+	print_vxlan(o, pp, p);
+	if (!(p->have & VXGBP_HAVE_INNER_L2))
+		return;
+	out_putc(o, ' ');
+	/* the inner frame's length: what the UDP length gives it (tcpdump's),
+	 * the rest of the capture when the UDP header is not there */
+	if (p->outer.l4.off >= 0 && p->outer.l4.len >= 16)
+		end = (uint32_t)p->vxlan_off + p->outer.l4.len - 8u;
+	if (pp->eflag)
+		print_l2(o, &p->inner.l2, end - (uint32_t)p->inner.l2.off);
+	print_l3_l4(o, rec->data, &p->inner, pp, 0, end);
+}
+
+void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p, uint64_t xf)
+{
+	int vxlan = (p->have & VXGBP_HAVE_VXLAN) != 0;
+
+	print_time(o, pp, rec);
+	if (pp->eflag && (p->have & VXGBP_HAVE_L2))
+		print_l2(o, &p->outer.l2, rec->wirelen);
+	else if (pp->eflag && p->outer.l3.off == 0)
+		out_str(o, "ip: "); /* no link header: tcpdump's raw IP */
+
+	if (!(p->have & VXGBP_HAVE_L3) && !(p->have & VXGBP_HAVE_L2)) {
+		if (p->err == VXGBP_E_UNSUPPORTED)
+			out_str(o, "unsupported link type");
+		else
+			out_str(o, "[|link]");
+		out_str(o, ", length ");
+		out_u64(o, rec->wirelen);
+		out_putc(o, '\n');
+		return;
+	}
+	print_l3_l4(o, rec->data, &p->outer, pp, vxlan, rec->wirelen);
+	if (vxlan)
+		print_vxlan_frame(o, pp, rec, p);
+	print_err(o, p);
+	if (vxlan) {
 		print_findings(o, p->findings, pp->verbose > 0);
 		if (pp->verbose)
 			print_findings(o, xf, 1); /* the tracker's, after the frame's own */
 	}
-	/* The frame length, where nothing on the line gave a length (-e
-	 * prints it with the link header). */
-	if (!pp->eflag && (p->err || (!(p->have & VXGBP_HAVE_VXLAN) &&
-				      !(p->outer.l4.off >= 0 && p->outer.l4.proto == 17)))) {
+	/* The frame length where the line has none of its own: a frame cut
+	 * short or contradicting itself, a level without IP (-e prints it
+	 * with the link header). */
+	if (!pp->eflag && (p->err || p->outer.l3.off < 0)) {
 		out_str(o, ", length ");
 		out_u64(o, rec->wirelen);
 	}
