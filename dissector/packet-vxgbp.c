@@ -19,9 +19,18 @@
  * header bit means: flag names, reserved bits, rules, mark, verdicts and
  * cross-frame findings all come from libvxgbp.
  *
- * What the plugin adds to Wireshark, per VXLAN header (VXLAN-GPE excepted):
+ * Which headers are VXLAN is libvxgbp's one port rule (vxgbp_udp_kind: the
+ * UDP destination port alone), with the ports the user gave Wireshark's
+ * vxlan (Decode As, read from the udp.port table) as VXLAN ports: a header
+ * Wireshark decoded for its source port only is shown with a note and not
+ * fed to the cross-frame analysis.  A header that came to the VXLAN-GPE
+ * port (4790, or a port decoded as vxlan_gpe) is read as GPE
+ * (VXGBP_PARSE_GPE); on a VXLAN port libvxgbp decides from the P bit.
+ *
+ * What the plugin adds to Wireshark, per VXLAN or VXLAN-GPE header:
  *   - a "vxgbp" tree item with fields vxgbp.* (flags, group, VNI, group
- *     name, mark, Linux verdicts, one vxgbp.finding per rule broken);
+ *     name, mark, Linux verdicts, one vxgbp.finding per rule broken; for
+ *     GPE its own fields vxgbp.gpe.*, never a group, D or A);
  *   - one expert info per libvxgbp rule, the four cross-frame rules with
  *     the earlier frame they contradict (vxgbp.xframe.prev), from a
  *     libvxgbp tracker fed on the first pass;
@@ -65,8 +74,10 @@ static dissector_handle_t post_handle;
 /* Fields of other dissectors the postdissector looks up. */
 static int hf_vxlan = -1;     /* the "vxlan" protocol item: one per header */
 static int hf_vxlan_ver = -1; /* "vxlan.ver": only VXLAN-GPE headers have it */
-static int hf_udp_sport = -1;
 static int hf_udp_dport = -1;
+static int proto_vxlan = -1;     /* Wireshark's vxlan and vxlan_gpe protocols */
+static int proto_vxlan_gpe = -1;
+static dissector_table_t udp_port_table;
 
 static int hf_flags = -1;
 static int hf_group = -1;
@@ -83,6 +94,28 @@ static int hf_xframe_prev = -1;
 static int hf_xframe_group = -1;
 static int hf_xframe_flags = -1;
 static int hf_xframe_key = -1;
+static int hf_kind = -1;
+static int hf_dstport = -1;
+static int hf_taken = -1;
+static int hf_gpe_flags = -1;
+static int hf_gpe_ver = -1;
+static int hf_gpe_i = -1;
+static int hf_gpe_p = -1;
+static int hf_gpe_b = -1;
+static int hf_gpe_o = -1;
+static int hf_gpe_rsvd_flags = -1;
+static int hf_gpe_rsvd = -1;
+static int hf_gpe_np = -1;
+
+/* The GPE flag word, as libvxgbp's VXGBP_GPE_F_* lay it out. */
+static int *const gpe_flag_fields[] = { &hf_gpe_ver, &hf_gpe_i, &hf_gpe_p, &hf_gpe_b, &hf_gpe_o,
+					&hf_gpe_rsvd_flags, NULL };
+
+static const value_string kind_vals[] = {
+	{ VXGBP_VX_VXLAN, "VXLAN" },
+	{ VXGBP_VX_GPE, "VXLAN-GPE" },
+	{ 0, NULL },
+};
 
 static gint ett_vxgbp = -1;
 static gint ett_flags = -1;
@@ -90,9 +123,12 @@ static gint ett_linux = -1;
 static gint ett_findings = -1;
 static gint ett_xframe = -1;
 static gint ett_xframe_hit = -1;
+static gint ett_gpe_flags = -1;
 
 /* One expert field per libvxgbp rule, indexed by enum vxgbp_rule. */
 static expert_field ei_rule[VXGBP_R__COUNT];
+/* Not a rule: Wireshark decoded the datagram as VXLAN for its source port. */
+static expert_field ei_source_port = EI_INIT;
 
 /* ------------------------------------------------------------------------
  * The flags word, as libvxgbp's flag table describes it: one boolean field
@@ -197,16 +233,29 @@ static void flag_fields_register(void)
  * said; the later passes (the GUI's packet list and details, tshark -2,
  * retaps) read that and need no tree.
  */
+/* How a header is read: the one port rule (vxgbp_udp_kind) on the
+ * destination port of the UDP datagram that carries it. */
+enum {
+	AS_VXLAN, /* a VXLAN port: VXLAN(-GBP), or GPE when libvxgbp says so (P bit) */
+	AS_GPE,   /* the VXLAN-GPE port: read as GPE (VXGBP_PARSE_GPE) */
+	AS_SPORT, /* Wireshark took it for its source port only: not VXLAN to
+	             gbpdump or Linux; read as Wireshark did, not tracked */
+};
+
 typedef struct {
-	guint32 ds;  /* index of its data source in pinfo->data_src */
-	guint32 off; /* offset of the header in it */
+	guint32 ds;       /* index of its data source in pinfo->data_src */
+	guint32 off;      /* offset of the header in it */
+	guint16 sport;    /* the UDP datagram that carries it (with have_udp) */
+	guint16 dport;
+	guint8 have_udp;  /* its UDP header is right before it in the tree */
+	guint8 user_port; /* dport is VXLAN by the user's Decode As only */
+	guint8 ws_gpe;    /* Wireshark decoded it as VXLAN-GPE */
+	guint8 as;        /* AS_* */
 } vx_loc_t;
 
 typedef struct {
-	guint n;                       /* VXLAN headers, VXLAN-GPE excluded */
+	guint n;                       /* VXLAN and VXLAN-GPE headers */
 	vx_loc_t *loc;                 /* outermost first */
-	guint16 ports[2];              /* UDP ports of the datagram that carries
-	                                  loc[0] when it is in the frame itself */
 	struct vxgbp_track_result *xf; /* cross-frame findings (loc[0]); NULL: none */
 } frame_rec_t;
 
@@ -217,6 +266,8 @@ typedef struct {
 	guint64 findings;        /* the rules it breaks */
 	gboolean outer;          /* p is the whole frame's parse (outer rules judged) */
 	gboolean have;           /* the 8 header bytes were there */
+	gboolean gpe;            /* libvxgbp reads it as VXLAN-GPE (p->vx_kind) */
+	const vx_loc_t *loc;     /* where it is, how it came */
 } vx_view_t;
 
 static struct vxgbp_track *file_track; /* one per capture file, lazily */
@@ -283,16 +334,6 @@ static field_info *finfo_at(proto_tree *tree, int hf, tvbuff_t *ds, gint start)
 	return found;
 }
 
-/* The UDP port in the field Wireshark added at (ds, start), or 0. */
-static guint16 udp_port_at(proto_tree *tree, int hf, tvbuff_t *ds, gint start)
-{
-	field_info *fi = start >= 0 ? finfo_at(tree, hf, ds, start) : NULL;
-
-	if (!fi || fi->length != 2 || !tvb_bytes_exist(ds, fi->start, 2))
-		return 0;
-	return tvb_get_ntohs(ds, fi->start);
-}
-
 static tvbuff_t *data_src_tvb(packet_info *pinfo, guint32 idx)
 {
 	const struct data_source *src = (const struct data_source *)g_slist_nth_data(pinfo->data_src, idx);
@@ -311,9 +352,74 @@ static gint data_src_index(packet_info *pinfo, tvbuff_t *ds)
 	return -1;
 }
 
-/* The frame's VXLAN headers from the "vxlan" items of its tree (VXLAN-GPE
- * uses the same protocol item, with a vxlan.ver field at its start), in
- * scope's memory; NULL when there are none. */
+/* The protocol id Wireshark's udp.port table gives port to now (its
+ * default, or what Decode As made of it); -1 when none. */
+static int udp_port_proto(guint16 port)
+{
+	dissector_handle_t h = udp_port_table ? dissector_get_uint_handle(udp_port_table, port) : NULL;
+
+	return h ? dissector_handle_get_protocol_index(h) : -1;
+}
+
+/* The one port rule for a header Wireshark decoded as VXLAN(-GPE):
+ * libvxgbp's vxgbp_udp_kind() on the destination port, with a port the
+ * user gave Wireshark's vxlan (Decode As) as one more VXLAN port (as
+ * gbpdump --port), and a port given to vxlan_gpe as a GPE port.  Without
+ * a UDP header before it, it is read as Wireshark decoded it. */
+static void port_rule(vx_loc_t *l)
+{
+	struct vxgbp_parse_opts o;
+	int ws;
+
+	if (!l->have_udp) {
+		l->as = l->ws_gpe ? AS_GPE : AS_VXLAN;
+		return;
+	}
+	ws = udp_port_proto(l->dport);
+	vxgbp_parse_opts_init(&o);
+	if (ws >= 0 && ws == proto_vxlan && vxgbp_udp_kind(&o, l->dport) != VXGBP_UDP_VXLAN) {
+		(void)vxgbp_parse_opts_add_port(&o, l->dport);
+		l->user_port = 1;
+	}
+	switch (vxgbp_udp_kind(&o, l->dport)) {
+	case VXGBP_UDP_VXLAN:
+		l->as = AS_VXLAN;
+		break;
+	case VXGBP_UDP_GPE:
+		l->as = AS_GPE;
+		break;
+	default:
+		l->as = ws >= 0 && ws == proto_vxlan_gpe ? AS_GPE : AS_SPORT;
+		break;
+	}
+}
+
+/* Where the i-th "vxlan" item is, the UDP ports before it and how it is
+ * read.  FALSE when its data source is not one of the frame's. */
+static gboolean loc_of(packet_info *pinfo, proto_tree *tree, const field_info *fi, vx_loc_t *l)
+{
+	gint ds = fi->ds_tvb ? data_src_index(pinfo, fi->ds_tvb) : -1;
+	field_info *dp;
+
+	if (ds < 0 || fi->start < 0 || (guint)fi->start > tvb_captured_length(fi->ds_tvb))
+		return FALSE;
+	memset(l, 0, sizeof(*l));
+	l->ds = (guint32)ds;
+	l->off = (guint32)fi->start;
+	l->ws_gpe = finfo_at(tree, hf_vxlan_ver, fi->ds_tvb, fi->start) != NULL;
+	dp = fi->start >= 6 ? finfo_at(tree, hf_udp_dport, fi->ds_tvb, fi->start - 6) : NULL;
+	if (dp && dp->length == 2 && tvb_bytes_exist(fi->ds_tvb, fi->start - 8, 4)) {
+		l->have_udp = 1;
+		l->sport = tvb_get_ntohs(fi->ds_tvb, fi->start - 8);
+		l->dport = tvb_get_ntohs(fi->ds_tvb, fi->start - 6);
+	}
+	port_rule(l);
+	return TRUE;
+}
+
+/* The frame's VXLAN and VXLAN-GPE headers from the "vxlan" items of its
+ * tree (VXLAN-GPE uses the same protocol item, with a vxlan.ver field at
+ * its start), in scope's memory; NULL when there are none. */
 static frame_rec_t *frame_rec_find(wmem_allocator_t *scope, packet_info *pinfo, proto_tree *tree)
 {
 	gboolean owned;
@@ -323,21 +429,15 @@ static frame_rec_t *frame_rec_find(wmem_allocator_t *scope, packet_info *pinfo, 
 
 	for (i = 0; all && i < all->len; i++) {
 		field_info *fi = (field_info *)g_ptr_array_index(all, i);
-		gint ds = fi->ds_tvb ? data_src_index(pinfo, fi->ds_tvb) : -1;
+		vx_loc_t l;
 
-		if (ds < 0 || fi->start < 0 || (guint)fi->start > tvb_captured_length(fi->ds_tvb) ||
-		    finfo_at(tree, hf_vxlan_ver, fi->ds_tvb, fi->start))
+		if (!loc_of(pinfo, tree, fi, &l))
 			continue;
 		if (!rec) {
 			rec = wmem_new0(scope, frame_rec_t);
 			rec->loc = wmem_alloc_array(scope, vx_loc_t, all->len);
-			if (ds == 0) {
-				rec->ports[0] = udp_port_at(tree, hf_udp_sport, fi->ds_tvb, fi->start - 8);
-				rec->ports[1] = udp_port_at(tree, hf_udp_dport, fi->ds_tvb, fi->start - 6);
-			}
 		}
-		rec->loc[rec->n].ds = (guint32)ds;
-		rec->loc[rec->n++].off = (guint32)fi->start;
+		rec->loc[rec->n++] = l;
 	}
 	finfos_done(all, owned);
 	return rec;
@@ -363,30 +463,29 @@ static frame_rec_t *frame_rec(packet_info *pinfo, proto_tree *tree)
 }
 
 /* The first header in the frame's own parse: libvxgbp reads the whole
- * frame (its link type), taking the UDP ports of the datagram that
- * carries the header as VXLAN ports too (Decode As).  TRUE when its parse
- * found this very header; with a parse that stopped before it, the reason
- * (frame.truncated / frame.malformed) is added to v->findings. */
+ * frame (its link type), with the destination port of the datagram that
+ * carries the header as a VXLAN port too when the user decoded it as VXLAN
+ * (Decode As).  TRUE when its parse found this very header; with a parse
+ * that stopped before it, the reason (frame.truncated / frame.malformed)
+ * is added to v->findings. */
 static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t *rec,
 			    vx_view_t *v)
 {
 	struct vxgbp_parse_opts opts;
 	struct vxgbp_pkt *p;
 	guint caplen = tvb_captured_length(tvb), wirelen = tvb_reported_length(tvb);
-	int link, i;
+	int link;
 
 	if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET || rec->loc[0].ds != 0 ||
-	    caplen == 0)
+	    rec->loc[0].as == AS_SPORT || caplen == 0)
 		return FALSE;
 	link = link_from_encap(pinfo->rec->rec_header.packet_header.pkt_encap);
 	if (link < 0)
 		return FALSE;
 	vxgbp_parse_opts_init(&opts);
 	opts.linktype = link;
-	for (i = 0; i < 2; i++)
-		if (rec->ports[i] && rec->ports[i] != VXGBP_PORT_IANA &&
-		    rec->ports[i] != VXGBP_PORT_LINUX)
-			(void)vxgbp_parse_opts_add_port(&opts, rec->ports[i]);
+	if (rec->loc[0].user_port)
+		(void)vxgbp_parse_opts_add_port(&opts, rec->loc[0].dport);
 	p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
 	vxgbp_pkt_parse(p, tvb_memdup(pinfo->pool, tvb, 0, caplen), caplen,
 			MAX(wirelen, caplen), &opts);
@@ -410,22 +509,30 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t
 static gboolean view_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t *rec, guint i,
 			   vx_view_t *v)
 {
-	tvbuff_t *ds = data_src_tvb(pinfo, rec->loc[i].ds);
-	guint off = rec->loc[i].off, caplen, wirelen;
+	const vx_loc_t *l = &rec->loc[i];
+	tvbuff_t *ds = data_src_tvb(pinfo, l->ds);
+	guint off = l->off, caplen, wirelen;
+	struct vxgbp_parse_opts opts;
 
 	memset(v, 0, sizeof(*v));
 	if (!ds || off > tvb_captured_length(ds))
 		return FALSE;
+	v->loc = l;
 	caplen = tvb_captured_length(ds) - off;
 	wirelen = tvb_reported_length(ds) > off ? tvb_reported_length(ds) - off : 0;
 	v->tvb = tvb_new_subset_remaining(ds, (gint)off);
 	if (i != 0 || !frame_parse(tvb, pinfo, rec, v)) {
+		/* a GPE port, or (source port only) what Wireshark took it for */
+		vxgbp_parse_opts_init(&opts);
+		if (l->as == AS_GPE || (l->as == AS_SPORT && l->ws_gpe))
+			opts.flags |= VXGBP_PARSE_GPE;
 		v->p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
 		vxgbp_pkt_parse_vxlan(v->p, caplen ? tvb_memdup(pinfo->pool, ds, (gint)off, caplen)
-						   : NULL, caplen, MAX(wirelen, caplen), NULL);
+						   : NULL, caplen, MAX(wirelen, caplen), &opts);
 		v->findings |= v->p->findings;
 	}
 	v->have = (v->p->have & VXGBP_HAVE_VXLAN) != 0;
+	v->gpe = v->have && v->p->vx_kind == VXGBP_VX_GPE;
 	return TRUE;
 }
 
@@ -555,6 +662,51 @@ static void add_header(proto_tree *vt, proto_item *ti, const vx_view_t *v)
 	}
 }
 
+/* A VXLAN-GPE header: its flag word, reserved byte, Next Protocol, VNI and
+ * reserved byte; no group, no D, no A (GBP's ID covers GPE's Next
+ * Protocol). */
+static void add_gpe_header(proto_tree *vt, proto_item *ti, const vx_view_t *v)
+{
+	const struct vxgbp_hdr *h = &v->p->vx;
+	guint8 np = vxgbp_gpe_next_proto(h);
+	const char *name = vxgbp_gpe_np_name(np);
+	proto_item *it;
+
+	proto_item_append_text(ti, ", VXLAN-GPE, VNI: %u, Next Protocol: %s (%u)", h->vni,
+			       name ? name : "unknown", np);
+	proto_tree_add_bitmask(vt, v->tvb, 0, hf_gpe_flags, ett_gpe_flags, gpe_flag_fields,
+			       ENC_BIG_ENDIAN);
+	proto_tree_add_item(vt, hf_gpe_rsvd, v->tvb, 2, 1, ENC_BIG_ENDIAN);
+	it = proto_tree_add_item(vt, hf_gpe_np, v->tvb, 3, 1, ENC_BIG_ENDIAN);
+	proto_item_append_text(it, " (%s)", name ? name : "unknown");
+	proto_tree_add_item(vt, hf_vni, v->tvb, 4, 3, ENC_BIG_ENDIAN);
+	proto_tree_add_item(vt, hf_rsvd, v->tvb, 7, 1, ENC_BIG_ENDIAN);
+}
+
+/* How the header is read (libvxgbp's reading) and the port that made it
+ * VXLAN; a note when only the source port did. */
+static void add_port(proto_tree *vt, packet_info *pinfo, const vx_view_t *v)
+{
+	const vx_loc_t *l = v->loc;
+	proto_item *it;
+
+	if (v->have) {
+		it = proto_tree_add_uint(vt, hf_kind, v->tvb, 0, 0, v->p->vx_kind);
+		proto_item_set_generated(it);
+	}
+	if (!l->have_udp)
+		return;
+	it = proto_tree_add_uint(vt, hf_dstport, v->tvb, 0, 0, l->dport);
+	proto_item_set_generated(it);
+	it = proto_tree_add_boolean(vt, hf_taken, v->tvb, 0, 0, l->as != AS_SPORT);
+	proto_item_set_generated(it);
+	if (l->as == AS_SPORT)
+		expert_add_info_format(pinfo, it, &ei_source_port,
+				       "UDP %u -> %u: decoded as VXLAN for its source port only; gbpdump "
+				       "and Linux take VXLAN by destination port and do not take this "
+				       "(not fed to the cross-frame analysis)", l->sport, l->dport);
+}
+
 /* What a Linux VTEP would make of it. */
 static void add_linux(proto_tree *vt, packet_info *pinfo, const vx_view_t *v)
 {
@@ -565,8 +717,11 @@ static void add_linux(proto_tree *vt, packet_info *pinfo, const vx_view_t *v)
 	lt = proto_tree_add_subtree(vt, v->tvb, 0, VXGBP_HDR_LEN, ett_linux, &it,
 				    "Linux receive (vxlan_rcv)");
 	proto_item_set_generated(it);
-	it = proto_tree_add_uint(lt, hf_mark, v->tvb, 0, VXGBP_HDR_LEN, vxgbp_mark_from_hdr(h));
-	proto_item_set_generated(it);
+	if (!v->gpe) { /* a GPE header has no group: no mark */
+		it = proto_tree_add_uint(lt, hf_mark, v->tvb, 0, VXGBP_HDR_LEN,
+					 vxgbp_mark_from_hdr(h));
+		proto_item_set_generated(it);
+	}
 	it = proto_tree_add_string(lt, hf_verdict_gbp, v->tvb, 0, VXGBP_HDR_LEN,
 				   verdict_str(pinfo->pool, h, VXGBP_DEV_GBP));
 	proto_item_set_generated(it);
@@ -667,14 +822,19 @@ static void add_view(proto_tree *tree, packet_info *pinfo, const vx_view_t *v,
 
 	ti = proto_tree_add_item(tree, proto_vxgbp, v->tvb, 0, MIN(caplen, VXGBP_HDR_LEN), ENC_NA);
 	vt = proto_item_add_subtree(ti, ett_vxgbp);
-	if (v->have) {
+	if (v->have && v->gpe)
+		add_gpe_header(vt, ti, v);
+	else if (v->have)
 		add_header(vt, ti, v);
-	} else {
+	else
 		proto_item_append_text(ti, ", header cut short");
-	}
+	if (v->loc->as == AS_SPORT)
+		proto_item_append_text(ti, ", UDP source port only");
+	add_port(vt, pinfo, v);
 	it = proto_tree_add_boolean(vt, hf_outer, v->tvb, 0, 0, v->outer);
 	proto_item_set_generated(it);
-	if (v->have)
+	/* the receiver of a VXLAN port: a Linux VXLAN device */
+	if (v->have && v->loc->as == AS_VXLAN)
 		add_linux(vt, pinfo, v);
 	add_findings(vt, pinfo, v, x);
 	if (v->findings || (x && x->findings))
@@ -698,6 +858,15 @@ static void info_append(wmem_strbuf_t *s, const vx_view_t *v, guint64 findings)
 		wmem_strbuf_append(s, ": ");
 	if (!v->have) {
 		wmem_strbuf_append(s, "VXLAN [|vxlan]");
+	} else if (v->gpe) {
+		name = vxgbp_gpe_np_name(vxgbp_gpe_next_proto(h));
+		wmem_strbuf_append_printf(s, "VXLAN-GPE vni %u next-proto ", h->vni);
+		if (name)
+			wmem_strbuf_append(s, name);
+		else
+			wmem_strbuf_append_printf(s, "%u", vxgbp_gpe_next_proto(h));
+		if (h->rsvd)
+			wmem_strbuf_append_printf(s, " rsvd 0x%02x", h->rsvd);
 	} else {
 		if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
 			txt[0] = '\0';
@@ -717,6 +886,8 @@ static void info_append(wmem_strbuf_t *s, const vx_view_t *v, guint64 findings)
 		if ((findings & VXGBP_RB(r)) && ri && ri->level == VXGBP_LEVEL_MUST)
 			wmem_strbuf_append_printf(s, " [!%s]", ri->id);
 	}
+	if (v->loc->as == AS_SPORT)
+		wmem_strbuf_append_printf(s, " [UDP source port %u only]", v->loc->sport);
 }
 
 static void info_prepend(packet_info *pinfo, wmem_strbuf_t *s)
@@ -761,10 +932,12 @@ static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 
 		if (!view_parse(tvb, pinfo, rec, i, &v))
 			continue;
-		if (i == 0)
+		/* the outermost header, when it is VXLAN by the port rule, as
+		 * gbpdump feeds its tracker and counts */
+		if (i == 0 && rec->loc[0].as != AS_SPORT)
 			x = xframe_of(pinfo, rec, &v);
 		all = v.findings | (x ? x->findings : 0);
-		if (i == 0)
+		if (i == 0 && rec->loc[0].as != AS_SPORT)
 			tap_frame(pinfo, &v, all);
 		/* without a tree too: the expert infos are tapped */
 		add_view(tree, pinfo, &v, x);
@@ -792,8 +965,6 @@ static void vxgbp_init(void)
 	g_array_append_val(want, hf_vxlan);
 	if (hf_vxlan_ver >= 0)
 		g_array_append_val(want, hf_vxlan_ver);
-	if (hf_udp_sport >= 0)
-		g_array_append_val(want, hf_udp_sport);
 	if (hf_udp_dport >= 0)
 		g_array_append_val(want, hf_udp_dport);
 	set_postdissector_wanted_hfids(post_handle, want);
@@ -839,7 +1010,12 @@ static expert_field_info ei_template(unsigned rule)
 	case VXGBP_R_UDP_CSUM:
 	case VXGBP_R_IP_CSUM:
 	case VXGBP_R_CALIPSO_CSUM:
+	case VXGBP_R_CSUM_OFFLOAD:
 		e.group = PI_CHECKSUM;
+		break;
+	case VXGBP_R_DEPTH:
+	case VXGBP_R_UNJUDGED:
+		e.group = PI_UNDECODED;
 		break;
 	case VXGBP_R_POLICY_REAPPLIED:
 	case VXGBP_R_A_CLEARED:
@@ -856,6 +1032,11 @@ static expert_field_info ei_template(unsigned rule)
 static void expert_register(void)
 {
 	ei_register_info *ei = g_new0(ei_register_info, VXGBP_R__COUNT);
+	static ei_register_info ei_port[] = {
+		{ &ei_source_port, { "vxgbp.source_port_only", PI_PROTOCOL, PI_NOTE,
+				     "Decoded as VXLAN for its UDP source port only: gbpdump and Linux "
+				     "do not take it as VXLAN", EXPFILL } },
+	};
 	expert_module_t *expert;
 	unsigned r;
 
@@ -869,6 +1050,7 @@ static void expert_register(void)
 	}
 	expert = expert_register_protocol(proto_vxgbp);
 	expert_register_field_array(expert, ei, VXGBP_R__COUNT);
+	expert_register_field_array(expert, ei_port, array_length(ei_port));
 }
 
 static void prefs_apply_cb(void)
@@ -915,9 +1097,36 @@ static void proto_register_vxgbp(void)
 		{ &hf_xframe_key, { "Matched on", "vxgbp.xframe.key", FT_STRING, BASE_NONE,
 				    NULL, 0x0, "What the two frames share: the inner frame, "
 				    "the source MAC or IP, or the flow", HFILL } },
+		{ &hf_kind, { "Read as", "vxgbp.kind", FT_UINT8, BASE_DEC, VALS(kind_vals), 0x0,
+			      "How libvxgbp reads the header: VXLAN(-GBP) or VXLAN-GPE (the "
+			      "destination port, and the P bit on a VXLAN port)", HFILL } },
+		{ &hf_dstport, { "UDP destination port", "vxgbp.udp.dstport", FT_UINT16, BASE_DEC,
+				 NULL, 0x0, "Of the datagram that carries the header", HFILL } },
+		{ &hf_taken, { "VXLAN by its destination port", "vxgbp.udp.taken", FT_BOOLEAN,
+			       BASE_NONE, NULL, 0x0, "The one port rule (libvxgbp vxgbp_udp_kind, "
+			       "as gbpdump and Linux): the destination port is a VXLAN or GPE "
+			       "port, or one decoded as vxlan (Decode As)", HFILL } },
+		{ &hf_gpe_flags, { "GPE flags", "vxgbp.gpe.flags", FT_UINT16, BASE_HEX, NULL, 0x0,
+				   "Bytes 0-1 of a VXLAN-GPE header", HFILL } },
+		{ &hf_gpe_ver, { "Version", "vxgbp.gpe.flags.version", FT_UINT16, BASE_DEC, NULL,
+				 VXGBP_GPE_F_VER, NULL, HFILL } },
+		{ &hf_gpe_i, { "VNI valid (I)", "vxgbp.gpe.flags.i", FT_BOOLEAN, 16,
+			       TFS(&tfs_set_notset), VXGBP_F_I, NULL, HFILL } },
+		{ &hf_gpe_p, { "Next Protocol present (P)", "vxgbp.gpe.flags.p", FT_BOOLEAN, 16,
+			       TFS(&tfs_set_notset), VXGBP_GPE_F_P, NULL, HFILL } },
+		{ &hf_gpe_b, { "BUM traffic (B)", "vxgbp.gpe.flags.b", FT_BOOLEAN, 16,
+			       TFS(&tfs_set_notset), VXGBP_GPE_F_B, NULL, HFILL } },
+		{ &hf_gpe_o, { "OAM (O)", "vxgbp.gpe.flags.o", FT_BOOLEAN, 16,
+			       TFS(&tfs_set_notset), VXGBP_GPE_F_O, NULL, HFILL } },
+		{ &hf_gpe_rsvd_flags, { "Reserved flags", "vxgbp.gpe.flags.reserved", FT_UINT16,
+					BASE_HEX, NULL, VXGBP_GPE_F_RSVD, NULL, HFILL } },
+		{ &hf_gpe_rsvd, { "Reserved", "vxgbp.gpe.reserved", FT_UINT8, BASE_HEX, NULL, 0x0,
+				  "Byte 2 of a VXLAN-GPE header", HFILL } },
+		{ &hf_gpe_np, { "Next Protocol", "vxgbp.gpe.next_proto", FT_UINT8, BASE_DEC, NULL,
+				0x0, "Byte 3 of a VXLAN-GPE header", HFILL } },
 	};
 	static gint *ett[] = { &ett_vxgbp, &ett_flags, &ett_linux, &ett_findings, &ett_xframe,
-				&ett_xframe_hit };
+				&ett_xframe_hit, &ett_gpe_flags };
 	module_t *module;
 
 	proto_vxgbp = proto_register_protocol("VXLAN Group Policy (libvxgbp)", "VXLAN-GBP", "vxgbp");
@@ -942,7 +1151,9 @@ static void proto_reg_handoff_vxgbp(void)
 {
 	hf_vxlan = proto_get_id_by_filter_name("vxlan");
 	hf_vxlan_ver = proto_registrar_get_id_byname("vxlan.ver");
-	hf_udp_sport = proto_registrar_get_id_byname("udp.srcport");
+	proto_vxlan = proto_get_id_by_filter_name("vxlan");
+	proto_vxlan_gpe = proto_get_id_by_filter_name("vxlan_gpe");
+	udp_port_table = find_dissector_table("udp.port");
 	hf_udp_dport = proto_registrar_get_id_byname("udp.dstport");
 }
 

@@ -347,8 +347,10 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
 		return TAP_PACKET_DONT_REDRAW;
 	if (!(ti->pkt->have & VXGBP_HAVE_VXLAN))
 		return TAP_PACKET_REDRAW;
+	/* a VXLAN-GPE header has no group, whatever its first bit says */
 	group_label(label, sizeof(label),
-		    vxgbp_hdr_has_gbp(&ti->pkt->vx) ? ti->pkt->vx.group : VXGBP_GROUP_NONE);
+		    ti->pkt->vx_kind == VXGBP_VX_VXLAN && vxgbp_hdr_has_gbp(&ti->pkt->vx)
+			    ? ti->pkt->vx.group : VXGBP_GROUP_NONE);
 	tick_stat_node(st, NODE_GROUPS, 0, TRUE);
 	tick_stat_node(st, label, ts->node_groups, FALSE);
 	g_snprintf(label, sizeof(label), "%u", ti->pkt->vx.vni);

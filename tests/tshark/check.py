@@ -45,6 +45,7 @@ Exit status: 0 all agree, 1 a mismatch, 2 usage or tool failure.
 """
 import argparse
 import glob
+import io
 import json
 import os
 import re
@@ -52,6 +53,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 
 AGG = "\x1f"
@@ -65,7 +67,7 @@ FIELDS = ["frame.number", "udp.dstport", "vxgbp", "vxgbp.flags", "vxgbp.flags.g"
           "vxgbp.verdict.gbp", "vxgbp.verdict.nogbp", "vxgbp.finding", "vxgbp.xframe.prev",
           "_ws.expert.message", "vxlan", "vxlan.ver", "vxlan.flags", "vxlan.flag_g",
           "vxlan.flag_d", "vxlan.flag_a", "vxlan.flags_reserved", "vxlan.gbp", "vxlan.vni",
-          "vxlan.reserved8"]
+          "vxlan.reserved8", "vxgbp.kind", "vxgbp.gpe.flags"]
 # As gbpdump reads captures: 8472 is VXLAN too, no IP reassembly (the
 # first fragment of a VXLAN packet is dissected in its own frame).
 AS_GBPDUMP = ["-d", "udp.port==8472,vxlan", "-o", "ip.defragment:FALSE",
@@ -132,56 +134,164 @@ def first(row, f):
     return num(v[0]) if v else None
 
 
-def check_header(where, k, o, b, g_index):
-    """Header k of a frame: vxgbp's fields (o) against vxlan's (b)."""
-    flags = nums(b, "vxlan.flags")[k]
-    g = flags & F_G
-    defined = F_G | F_I | ((F_D | F_A) if g else 0)
-    pairs = [("flags", nums(o, "vxgbp.flags")[k], flags),
-             ("G", nums(o, "vxgbp.flags.g")[k], nums(b, "vxlan.flag_g")[k]),
-             ("reserved flags", nums(o, "vxgbp.flags.reserved")[k], flags & ~defined & 0xffff),
-             ("VNI", nums(o, "vxgbp.vni")[k], nums(b, "vxlan.vni")[k]),
-             ("reserved byte", nums(o, "vxgbp.reserved")[k], nums(b, "vxlan.reserved8")[k])]
-    if g:
-        i = g_index[0]
-        pairs += [("D", nums(o, "vxgbp.flags.d")[i], nums(b, "vxlan.flag_d")[k]),
-                  ("A", nums(o, "vxgbp.flags.a")[i], nums(b, "vxlan.flag_a")[k]),
-                  ("group", nums(o, "vxgbp.group")[i], nums(b, "vxlan.gbp")[k])]
-        g_index[0] += 1
+# --------------------------------------------------------------------------
+# Per header, from tshark's PDML (it keeps each protocol item apart, in tree
+# order): Wireshark's vxlan items and vxgbp's items, one for one.
+
+class Item:
+    """One protocol item of PDML: where it is and every field under it
+    (name -> [show values], in order)."""
+    def __init__(self, elem):
+        self.pos = int(elem.get("pos", "-1"))
+        self.f = {}
+        for e in elem.iter("field"):
+            name = e.get("name")
+            if name:
+                self.f.setdefault(name, []).append(e.get("show", ""))
+
+    def has(self, name):
+        return name in self.f
+
+    def num(self, name):
+        v = self.f.get(name)
+        return num(v[0]) if v else None
+
+
+class Frame:
+    def __init__(self, elem):
+        self.vxlan, self.vxgbp, self.udp = [], [], False
+        for proto in elem.findall("proto"):
+            name = proto.get("name")
+            if name == "vxlan":
+                self.vxlan.append(Item(proto))
+            elif name == "vxgbp":
+                self.vxgbp.append(Item(proto))
+            elif name == "udp":
+                self.udp = True
+        self.expert = [e.get("show", "") for e in elem.iter("field")
+                       if e.get("name") == "_ws.expert.message"]
+
+    def all_findings(self):
+        return [v for it in self.vxgbp for v in it.f.get("vxgbp.finding", [])]
+
+
+def pdml_frames(args, cap, extra):
+    """{frame number: Frame} from tshark -T pdml."""
+    out = tshark_raw(args, cap, ["-T", "pdml"] + extra)
+    frames, n = {}, 0
+    for _, elem in ET.iterparse(io.BytesIO(out), events=("end",)):
+        if elem.tag == "packet":
+            n += 1
+            frames[n] = Frame(elem)
+            elem.clear()
+    return frames
+
+
+VXLAN_PORTS = (4789, 8472)
+GPE_PORT = 4790
+
+
+def wireshark_header(b):
+    """The 8 header bytes as Wireshark's vxlan item shows them: (flag word,
+    bytes 2-3, VNI, byte 7, decoded as GPE), or None when cut short."""
+    gpe = b.has("vxlan.ver")
+    if gpe:
+        vals = [b.num(f) for f in ("vxlan.flags", "vxlan.reserved_16", "vxlan.next_proto",
+                                   "vxlan.vni", "vxlan.reserved8")]
+        if None in vals:
+            return None
+        flags, r16, np, vni, r8 = vals
+        return (flags << 8) | (r16 >> 8), ((r16 & 0xff) << 8) | np, vni, r8, True
+    vals = [b.num(f) for f in ("vxlan.flags", "vxlan.gbp", "vxlan.vni", "vxlan.reserved8")]
+    if None in vals:
+        return None
+    return vals[0], vals[1], vals[2], vals[3], False
+
+
+def expect_taken(o, user_ports=()):
+    """The one port rule: VXLAN by the destination port alone."""
+    dport = o.num("vxgbp.udp.dstport")
+    return dport is None or dport in VXLAN_PORTS + (GPE_PORT,) + tuple(user_ports)
+
+
+def expect_gpe(o, word, ws_gpe, user_ports=()):
+    """How libvxgbp must read it: GPE on the GPE port, or with P and no G
+    on a VXLAN port; a header taken for its source port only as
+    Wireshark decoded it."""
+    dport = o.num("vxgbp.udp.dstport")
+    if dport is not None and expect_taken(o, user_ports) and dport not in user_ports:
+        gpe_port = dport == GPE_PORT
     else:
-        i = k - g_index[0]
-        pairs += [("bytes 2-3", nums(o, "vxgbp.group_reserved")[i], nums(b, "vxlan.gbp")[k])]
+        gpe_port = ws_gpe
+    return gpe_port or (word & (F_G | GPE_P)) == GPE_P
+
+
+GPE_P = 0x0400
+GBP_ONLY = ("vxgbp.flags", "vxgbp.flags.g", "vxgbp.flags.d", "vxgbp.flags.a", "vxgbp.group",
+            "vxgbp.group_reserved", "vxgbp.group_name", "vxgbp.mark")
+
+
+def check_header(where, o, b, user_ports=()):
+    """One header: vxgbp's item o against Wireshark's vxlan item b."""
+    if o.pos != b.pos:
+        fail(where, f"vxgbp at {o.pos}, vxlan at {b.pos}")
+    hdr = wireshark_header(b)
+    taken = o.num("vxgbp.udp.taken")
+    if taken is not None and bool(taken) != expect_taken(o, user_ports):
+        fail(where, f"taken as VXLAN: {bool(taken)}, destination port {o.num('vxgbp.udp.dstport')}")
+    if (taken == 0) != o.has("vxgbp.source_port_only"):
+        fail(where, "the source-port note does not match vxgbp.udp.taken")
+    if hdr is None or not o.has("vxgbp.vni"):
+        # cut short: vxlan shows what there is, libvxgbp all 8 bytes or none
+        if (hdr is None) != (not o.has("vxgbp.vni")) and \
+                not set(o.f.get("vxgbp.finding", [])) & {"frame.truncated", "frame.malformed"}:
+            fail(where, "a VXLAN header vxgbp does not decode, and no finding says why")
+        return
+    word, b23, vni, r8, ws_gpe = hdr
+    gpe = expect_gpe(o, word, ws_gpe, user_ports)
+    pairs = [("kind", o.num("vxgbp.kind"), 1 if gpe else 0), ("VNI", o.num("vxgbp.vni"), vni),
+             ("reserved byte", o.num("vxgbp.reserved"), r8)]
+    if gpe:
+        pairs += [("GPE flags", o.num("vxgbp.gpe.flags"), word),
+                  ("next protocol", o.num("vxgbp.gpe.next_proto"), b23 & 0xff),
+                  ("GPE reserved", o.num("vxgbp.gpe.reserved"), b23 >> 8)]
+        for f in GBP_ONLY:
+            if o.has(f):
+                fail(where, f"a GPE header with the GBP field {f}")
+    else:
+        g = word & F_G
+        defined = F_G | F_I | ((F_D | F_A) if g else 0)
+        pairs += [("flags", o.num("vxgbp.flags"), word), ("G", o.num("vxgbp.flags.g"), int(bool(g))),
+                  ("reserved flags", o.num("vxgbp.flags.reserved"), word & ~defined & 0xffff)]
+        if g:
+            pairs += [("D", o.num("vxgbp.flags.d"), int(bool(word & F_D))),
+                      ("A", o.num("vxgbp.flags.a"), int(bool(word & F_A))),
+                      ("group", o.num("vxgbp.group"), b23)]
+        else:
+            pairs += [("bytes 2-3", o.num("vxgbp.group_reserved"), b23),
+                      ("no D/A/group without G", [f for f in ("vxgbp.flags.d", "vxgbp.flags.a",
+                                                              "vxgbp.group") if o.has(f)], [])]
+        if o.has("vxgbp.gpe.flags"):
+            fail(where, "a VXLAN header with GPE fields")
     for what, x, y in pairs:
         if x != y:
-            fail(where, f"header {k + 1}: {what}: vxgbp {x} != vxlan {y}")
+            fail(where, f"{what}: vxgbp {x} != vxlan {y}")
 
 
-def check_builtin(name, rows):
-    for fr, o in rows.items():
+def check_builtin(name, frames, user_ports=()):
+    """Every vxlan item (VXLAN-GPE too) has its vxgbp item, header by header."""
+    for fr, o in frames.items():
         where = f"{name} frame {fr}"
-        n_vx = len(o["vxlan"]) - len(o["vxlan.ver"])
-        if len(o["vxgbp"]) != n_vx:
-            fail(where, f"{len(o['vxgbp'])} vxgbp items for {n_vx} VXLAN headers")
+        if len(o.vxgbp) != len(o.vxlan):
+            fail(where, f"{len(o.vxgbp)} vxgbp items for {len(o.vxlan)} vxlan items")
             continue
-        if len(o["vxgbp.flags"]) != len(o["vxlan.vni"]) or len(o["vxlan.ver"]):
-            # A header cut short (vxlan shows what there is, libvxgbp
-            # decodes all 8 bytes or none) or VXLAN-GPE beside: vxgbp must
-            # say why it cannot.
-            if n_vx and len(o["vxgbp.flags"]) < n_vx and \
-                    not set(o["vxgbp.finding"]) & {"frame.truncated", "frame.malformed"}:
-                fail(where, "a VXLAN header vxgbp does not decode, and no finding says why")
-            continue
-        g_index = [0]
-        try:
-            for k in range(len(o["vxgbp.flags"])):
-                check_header(where, k, o, o, g_index)
-        except IndexError:
-            fail(where, "a field missing: " + repr({f: o[f] for f in o if f.startswith("vx")}))
+        for k, (x, b) in enumerate(zip(o.vxgbp, o.vxlan)):
+            check_header(f"{where} header {k + 1}", x, b, user_ports)
 
 
-def expert_ids(row, known):
+def expert_ids(messages, known):
     ids = []
-    for m in row["_ws.expert.message"]:
+    for m in messages:
         mo = re.search(r"\[([a-z0-9.-]+)\]$", m)
         if mo and mo.group(1) in known:
             ids.append(mo.group(1))
@@ -189,11 +299,14 @@ def expert_ids(row, known):
 
 
 def check_expert(name, rows, known):
+    """rows: -T fields rows, or Frames."""
     for fr, o in rows.items():
-        ex = sorted(expert_ids(o, known))
-        fi = sorted(o["vxgbp.finding"])
-        if ex != fi:
-            fail(f"{name} frame {fr}", f"expert infos {ex} != findings {fi}")
+        if isinstance(o, Frame):
+            ex, fi = expert_ids(o.expert, known), o.all_findings()
+        else:
+            ex, fi = expert_ids(o["_ws.expert.message"], known), o["vxgbp.finding"]
+        if sorted(ex) != sorted(fi):
+            fail(f"{name} frame {fr}", f"expert infos {sorted(ex)} != findings {sorted(fi)}")
 
 
 def gbpdump_frames(args, cap, extra=()):
@@ -210,47 +323,59 @@ def gbpdump_frames(args, cap, extra=()):
     return frames
 
 
-def check_gbpdump_frame(where, o, d):
+def check_gbpdump_frame(where, o, d, strict):
+    """Frame o (PDML) against gbpdump's JSON object d: the outermost header
+    and its findings agree; strict: gbpdump finds VXLAN in every frame
+    where vxgbp takes a header as VXLAN by the port rule (otherwise such a
+    frame is listed as a known difference)."""
     vx = d.get("vxlan")
     want = set(d.get("findings") or [])
+    got = set(o.all_findings()) if o else set()
+    taken = [x for x in (o.vxgbp if o else []) if x.num("vxgbp.udp.taken") != 0]
     if vx is None:
         # gbpdump stopped before a VXLAN header (or there is none);
-        # whatever it found must be among the plugin's findings.
-        if o and o["vxgbp"] and not want <= set(o["vxgbp.finding"]):
-            fail(where, f"gbpdump findings {sorted(want)} not in vxgbp's "
-                        f"{sorted(o['vxgbp.finding'])}")
+        # whatever it found must be among the plugin's findings, and the
+        # plugin takes no header there as VXLAN by its port.
+        if o and o.vxgbp and not want <= got:
+            fail(where, f"gbpdump findings {sorted(want)} not in vxgbp's {sorted(got)}")
+        if taken and taken[0].has("vxgbp.vni") and not want & {"frame.truncated",
+                                                                "frame.malformed"}:
+            (fail if strict else lambda w, m: skipped.append(f"{w}: {m}"))(
+                where, "vxgbp takes a header as VXLAN, gbpdump finds none")
         return
-    if o and not o["udp.dstport"]:
+    if o and not o.udp:
         skipped.append(f"{where}: Wireshark's own dissectors stop before UDP")
         return
-    if not o or not o["vxgbp.flags"]:
+    if not taken or not taken[0].has("vxgbp.vni"):
         fail(where, "gbpdump decodes VXLAN, vxgbp does not")
         return
+    x = taken[0]
     gbp = vx.get("gbp")
-    pairs = [("flags", first(o, "vxgbp.flags"), vx.get("flags")),
-             ("VNI", first(o, "vxgbp.vni"), vx.get("vni")),
-             ("mark", first(o, "vxgbp.mark"), vx.get("mark")),
-             ("group", first(o, "vxgbp.group") if gbp else None, gbp["id"] if gbp else None)]
+    gpe = x.num("vxgbp.kind") == 1
+    pairs = [("flags", x.num("vxgbp.gpe.flags" if gpe else "vxgbp.flags"), vx.get("flags")),
+             ("VNI", x.num("vxgbp.vni"), vx.get("vni")),
+             ("group", x.num("vxgbp.group") if gbp else None, gbp["id"] if gbp else None)]
+    if not gpe:
+        pairs.append(("mark", x.num("vxgbp.mark"), vx.get("mark")))
     if gbp:
-        pairs += [("D", first(o, "vxgbp.flags.d"), int(bool(gbp["dont_learn"]))),
-                  ("A", first(o, "vxgbp.flags.a"), int(bool(gbp["policy_applied"])))]
-    for what, x, y in pairs:
-        if x != y:
-            fail(where, f"{what}: vxgbp {x} != gbpdump {y}")
-    if len(o["vxgbp"]) > 1:
-        return  # vxgbp.finding holds every header's findings: see check.py nested
-    got = set(o["vxgbp.finding"])
+        pairs += [("D", x.num("vxgbp.flags.d"), int(bool(gbp["dont_learn"]))),
+                  ("A", x.num("vxgbp.flags.a"), int(bool(gbp["policy_applied"])))]
+    for what, a, b in pairs:
+        if a != b:
+            fail(where, f"{what}: vxgbp {a} != gbpdump {b}")
+    if len(o.vxgbp) > 1:
+        return  # every header's findings together: see check.py nested
     if got != want:
         fail(where, f"findings: vxgbp {sorted(got)} != gbpdump {sorted(want)}")
 
 
-def check_gbpdump(name, rows, dump):
+def check_gbpdump(name, frames, dump, strict=False):
     if not dump:
         fail(name, "gbpdump printed no frames")
     for fr, d in dump.items():
-        check_gbpdump_frame(f"{name} frame {fr}", rows.get(fr), d)
-    for fr, o in rows.items():
-        if o["vxgbp.flags"] and fr not in dump:
+        check_gbpdump_frame(f"{name} frame {fr}", frames.get(fr), d, strict)
+    for fr, o in frames.items():
+        if o.vxgbp and fr not in dump:
             fail(f"{name} frame {fr}", "vxgbp decodes it, gbpdump printed no such frame")
 
 
@@ -338,7 +463,7 @@ def check_fixtures(args, caps, known):
     """One tshark run per capture: the cross-frame findings are the
     capture's own."""
     def one(cap):
-        rows = tshark_fields(args, cap, FIELDS, AS_GBPDUMP)
+        rows = pdml_frames(args, cap, AS_GBPDUMP)
         return cap, rows, gbpdump_frames(args, cap) if args.gbpdump else None
     for cap, rows, dump in parallel(one, caps):
         name = os.path.relpath(cap, args.fixtures)
@@ -457,7 +582,7 @@ def mode_cases(args, known):
 
     def one(case):
         cap = os.path.join(args.dir, case[0] + ".pcap")
-        rows = tshark_fields(args, cap, FIELDS, AS_GBPDUMP)
+        rows = pdml_frames(args, cap, AS_GBPDUMP)
         return case, cap, rows, gbpdump_frames(args, cap) if args.gbpdump else None
     for (name, expected, _), cap, rows, dump in parallel(one, cases):
         check_builtin(name, rows)
@@ -466,11 +591,12 @@ def mode_cases(args, known):
             check_gbpdump(name, rows, dump)
         got = set()
         for o in rows.values():
-            got |= set(o["vxgbp.finding"])
+            got |= set(o.all_findings())
         want = set() if expected == "-" else set(expected.split(","))
         if got != want:
             fail(name, f"findings {sorted(got)}, the list expects {sorted(want)}")
-        if not rows or not all(o["vxgbp.flags"] or o["vxgbp.finding"] for o in rows.values()):
+        if not rows or not all(o.vxgbp and (o.vxgbp[0].has("vxgbp.vni") or o.all_findings())
+                               for o in rows.values()):
             fail(name, "a frame not analysed by vxgbp")
     return len(cases)
 
@@ -558,8 +684,34 @@ def split_flags(text):
     return names, rsvd
 
 
+def check_gpe_flag_frame(where, o, d):
+    """P set, G clear on 4789: read as GPE (gpe.on-vxlan-port), never with
+    GBP's names, group, D or A."""
+    vx = d.get("vxlan") or {}
+    info = (o["_ws.col.Info"] or [""])[0]
+    checks = [("GPE flags vs vxlan.flags", first(o, "vxgbp.gpe.flags"), first(o, "vxlan.flags")),
+              ("GPE flags vs gbpdump JSON", first(o, "vxgbp.gpe.flags"), vx.get("flags")),
+              ("GBP fields", [f for f in ("vxgbp.flags", "vxgbp.group", "vxgbp.flags.d",
+                                          "vxgbp.flags.a") if o.get(f)], []),
+              ("gbpdump JSON gbp", vx.get("gbp"), None),
+              ("Info", info.startswith("VXLAN-GPE "), True),
+              ("gpe.on-vxlan-port", "gpe.on-vxlan-port" in o["vxgbp.finding"], True),
+              ("findings: vxgbp vs gbpdump JSON", sorted(o["vxgbp.finding"]),
+               sorted(d.get("findings") or []))]
+    for what, x, y in checks:
+        if x != y:
+            fail(where, f"{what}: {x} != {y}")
+
+
 def check_flag_frame(fr, o, d, text, names_of):
     where = f"flags frame {fr}"
+    want_gpe = (first(o, "vxlan.flags") or 0) & (F_G | GPE_P) == GPE_P
+    if first(o, "vxgbp.kind") != int(want_gpe):
+        fail(where, f"read as kind {first(o, 'vxgbp.kind')}, want {int(want_gpe)}")
+        return
+    if want_gpe:
+        check_gpe_flag_frame(where, o, d)
+        return
     flags = first(o, "vxgbp.flags")
     tree = {names_of[f] for f in names_of if o.get(f) and num(o[f][0])}
     tree_rsvd = first(o, "vxgbp.flags.reserved")
@@ -639,19 +791,16 @@ def mode_nested(args):
     """The capture's frames are VXLAN in VXLAN (nested.c): two vxgbp items
     each, the outer one as gbpdump reads it, counted once in the stats."""
     cap = args.capture
-    rows = tshark_fields(args, cap, FIELDS, AS_GBPDUMP)
+    rows = pdml_frames(args, cap, AS_GBPDUMP)
     check_builtin("nested", rows)
     check_expert("nested", rows, known_rules(args))
     check_gbpdump("nested", rows, gbpdump_frames(args, cap))
     for fr, o in rows.items():
-        if len(o["vxgbp"]) != 2:
-            fail(f"nested frame {fr}", f"{len(o['vxgbp'])} vxgbp items, want 2")
-    # per header: the findings of each vxgbp item (PDML keeps them apart)
-    pdml = tshark_raw(args, cap, ["-T", "pdml"] + AS_GBPDUMP).decode(errors="replace")
-    for fr, packet in enumerate(re.findall(r"<packet>(.*?)</packet>", pdml, re.S), 1):
-        protos = re.findall(r'<proto name="vxgbp".*?</proto>', packet, re.S)
-        per = [sorted(re.findall(r'name="vxgbp.finding" showname="Finding: ([^"]*)"', p))
-               for p in protos]
+        if len(o.vxgbp) != 2:
+            fail(f"nested frame {fr}", f"{len(o.vxgbp)} vxgbp items, want 2")
+    # per header: the findings of each vxgbp item
+    for fr, o in rows.items():
+        per = [sorted(x.f.get("vxgbp.finding", [])) for x in o.vxgbp]
         if len(per) == 2 and args.expect_inner is not None:
             want = sorted(filter(None, args.expect_inner.split(",")))
             if fr == 1 and per[1] != want:
@@ -664,10 +813,121 @@ def mode_nested(args):
     return 1
 
 
+def groups_total(args, cap, extra=()):
+    stats = tshark_raw(args, cap, ["-q", "-z", "vxgbp,groups"] + list(extra)).decode()
+    mo = re.search(r"Total: (\d+) packets", stats)
+    return int(mo.group(1)) if mo else None
+
+
+def gbpgen(args, path, specs):
+    r = run([args.gbpgen, "--force", "-w", path] + specs)
+    if r.returncode != 0:
+        sys.exit(f"check.py: gbpgen: {r.stderr.decode(errors='replace')}")
+    os.chmod(path, 0o644)
+    return path
+
+
+def ports_case(args, name, cap, extra, user_ports, want_taken, dump_extra):
+    """Every frame of cap: one vxgbp item, taken as VXLAN (or noted as
+    taken for its source port only) as want_taken says, as gbpdump
+    (with dump_extra) sees it; the tracker and the tap only on taken
+    frames."""
+    rows = pdml_frames(args, cap, extra)
+    check_builtin(name, rows, user_ports)
+    check_expert(name, rows, known_rules(args))
+    check_gbpdump(name, rows, gbpdump_frames(args, cap, dump_extra), strict=True)
+    xf = set()
+    for fr, o in rows.items():
+        taken = [x.num("vxgbp.udp.taken") for x in o.vxgbp]
+        if taken != [int(want_taken)]:
+            fail(f"{name} frame {fr}", f"vxgbp.udp.taken {taken}, want [{int(want_taken)}]")
+        if want_taken and o.vxgbp and o.vxgbp[0].num("vxgbp.outer") != 1:
+            fail(f"{name} frame {fr}", "not judged with its outer headers")
+        xf |= set(o.all_findings()) & set(CROSS_FRAME)
+    if bool(xf) != want_taken:
+        fail(name, f"cross-frame findings {sorted(xf)} (the tracker is fed taken frames only)")
+    total = groups_total(args, cap, extra)
+    if total != (len(rows) if want_taken else 0):
+        fail(name, f"-z vxgbp,groups counts {total} of {len(rows)} frames")
+
+
+def mode_ports(args):
+    """The one port rule: VXLAN by the destination port (4789, 8472, 4790 or
+    a port decoded as vxlan); a header Wireshark took for its source port
+    only is noted, not tracked, not counted."""
+    os.makedirs(args.out, exist_ok=True)
+    os.chmod(args.out, 0o755)
+    # the same inner endpoint with two groups: gbp.group-conflict when tracked
+    two = ["vni=5 gbp=0x100 inner-src=198.51.100.1 {p}", "vni=5 gbp=0x200 inner-src=198.51.100.1 {p}"]
+
+    def cap(name, p):
+        return gbpgen(args, os.path.join(args.out, name + ".pcap"), [t.format(p=p) for t in two])
+    ports_case(args, "dport-4789", cap("dport-4789", "sport=40000 dport=4789"), [], (), True, [])
+    ports_case(args, "sport-4789", cap("sport-4789", "sport=4789 dport=40000"), [], (), False, [])
+    ports_case(args, "sport-4790", cap("sport-4790", "sport=4790 dport=40000"), [], (), False, [])
+    da = ["-d", "udp.port==5555,vxlan"]
+    ports_case(args, "decode-as-dport", cap("dport-5555", "sport=40000 dport=5555"), da, (5555,),
+               True, ["--port", "5555"])
+    ports_case(args, "decode-as-sport", cap("sport-5555", "sport=5555 dport=40000"), da, (5555,),
+               False, ["--port", "5555"])
+    # without Decode As, Wireshark shows no vxlan on 5555: nor does vxgbp
+    for fr, o in pdml_frames(args, os.path.join(args.out, "dport-5555.pcap"), []).items():
+        if o.vxlan or o.vxgbp:
+            fail(f"no-decode-as frame {fr}", f"{len(o.vxlan)} vxlan, {len(o.vxgbp)} vxgbp items")
+    return 5
+
+
+def tunnel_captures(args):
+    caps = [c for c in glob.glob(os.path.join(args.fixtures, "**", "*.pcap*"), recursive=True)
+            if "tunnel" in os.path.basename(c)]
+    return sorted(caps) + ([args.capture] if args.capture else [])
+
+
+def mode_tunnels(args):
+    """VXLAN inside GRE/ERSPAN, Geneve, VXLAN, IP in IP, MPLS: every vxlan
+    item Wireshark finds has its vxgbp item, in exactly the frames where
+    gbpdump finds VXLAN, with the same first header."""
+    caps = tunnel_captures(args)
+    if not caps:
+        sys.exit("check.py: no tunnel captures")
+    known = known_rules(args)
+
+    def one(cap):
+        return cap, pdml_frames(args, cap, AS_GBPDUMP), gbpdump_frames(args, cap)
+    for cap, rows, dump in parallel(one, caps):
+        name = os.path.basename(cap)
+        check_builtin(name, rows)
+        check_expert(name, rows, known)
+        check_gbpdump(name, rows, dump, strict=True)
+        ws = {fr for fr, o in rows.items() if o.vxlan}
+        ours = {fr for fr, o in rows.items()
+                if any(x.num("vxgbp.udp.taken") != 0 for x in o.vxgbp)}
+        theirs = {fr for fr, d in dump.items() if d.get("vxlan") is not None}
+        if not ws:
+            fail(name, "tshark finds no VXLAN at all")
+        for what, got in (("vxgbp", ours), ("gbpdump", theirs)):
+            if got != ws:
+                fail(name, f"frames with VXLAN: tshark {sorted(ws)}, {what} {sorted(got)}")
+    return len(caps)
+
+
+def mode_rules(args):
+    """Every rule of libvxgbp's table (the rules helper prints them) is an
+    expert info of the plugin, and the plugin has no other rule."""
+    r = run([args.capture, "--rules"])
+    lib = set(r.stdout.decode().split())
+    ours = known_rules(args)
+    if r.returncode != 0 or not lib:
+        sys.exit(f"check.py: {args.capture} --rules failed ({r.returncode})")
+    if lib != ours:
+        fail("rules", f"libvxgbp only {sorted(lib - ours)}, plugin only {sorted(ours - lib)}")
+    return len(lib)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["make-cases", "cases", "fixtures", "mutate", "beside",
-                                     "flags", "xframe", "nested"])
+                                     "flags", "xframe", "nested", "ports", "tunnels", "rules"])
     for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--list", "--dir", "--out",
                 "--fixtures", "--capture", "--expect-inner"):
         ap.add_argument(opt)
@@ -686,6 +946,12 @@ def main():
         checked = mode_xframe(args)
     elif args.mode == "nested":
         checked = mode_nested(args)
+    elif args.mode == "ports":
+        checked = mode_ports(args)
+    elif args.mode == "tunnels":
+        checked = mode_tunnels(args)
+    elif args.mode == "rules":
+        checked = mode_rules(args)
     elif args.mode == "cases":
         checked = mode_cases(args, known_rules(args))
     else:
