@@ -426,15 +426,90 @@ static void print_findings(struct gd_out *o, uint64_t f, int all)
 	}
 }
 
-static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_pkt *p)
+/* -v: what a Linux 6.12 VTEP does with a VXLAN(-GBP) header. */
+static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 {
-	const struct vxgbp_hdr *h = &p->vx;
+	struct vxgbp_verdict vg, vp;
 
-	out_str(o, vxgbp_hdr_has_gbp(h) ? " VXLAN-GBP vni " : " VXLAN vni ");
+	vxgbp_verdict_linux(h, VXGBP_DEV_GBP, &vg);
+	vxgbp_verdict_linux(h, 0, &vp);
+	out_str(o, " (mark 0x");
+	out_hex(o, vxgbp_mark_from_hdr(h), 1);
+	out_str(o, ", linux gbp: ");
+	out_str(o, vg.accept ? "accept" : "drop ");
+	if (!vg.accept)
+		out_str(o, vxgbp_drop_name(vg.why));
+	out_str(o, ", plain: ");
+	out_str(o, vp.accept ? "accept" : "drop ");
+	if (!vp.accept)
+		out_str(o, vxgbp_drop_name(vp.why));
+	out_putc(o, ')');
+}
+
+/* " VXLAN-GPE vni 10 flags [I,P] next-proto Ethernet": the GPE bits by
+ * name (I, P, B, O, a version other than 0, then the reserved bits), the
+ * Next Protocol when P says there is one. */
+static void print_gpe(struct gd_out *o, const struct vxgbp_hdr *h)
+{
+	static const struct {
+		uint16_t bit;
+		const char *name;
+	} bits[] = { { VXGBP_F_I, "I" }, { VXGBP_GPE_F_P, "P" }, { VXGBP_GPE_F_B, "B" },
+		     { VXGBP_GPE_F_O, "O" } };
+	const char *sep = "";
+
+	out_str(o, " VXLAN-GPE vni ");
 	out_u64(o, h->vni);
-	out_str(o, " flags ");
-	print_flags(o, pp, h->flags);
-	if (vxgbp_hdr_has_gbp(h)) {
+	out_str(o, " flags [");
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (h->flags & bits[i].bit) {
+			out_str(o, sep);
+			out_str(o, bits[i].name);
+			sep = ",";
+		}
+	if (h->flags & VXGBP_GPE_F_VER) {
+		out_str(o, sep);
+		out_str(o, "ver=");
+		out_u64(o, (h->flags & VXGBP_GPE_F_VER) >> 12);
+		sep = ",";
+	}
+	if (h->flags & VXGBP_GPE_F_RSVD) {
+		out_str(o, sep);
+		out_str(o, "R=0x");
+		out_hex(o, h->flags & VXGBP_GPE_F_RSVD, 4);
+	}
+	out_putc(o, ']');
+	if (h->flags & VXGBP_GPE_F_P) {
+		const char *np = vxgbp_gpe_np_name(vxgbp_gpe_next_proto(h));
+
+		out_str(o, " next-proto ");
+		if (np) {
+			out_str(o, np);
+		} else {
+			out_str(o, "0x");
+			out_hex(o, vxgbp_gpe_next_proto(h), 2);
+		}
+	}
+	if (h->group >> 8) {
+		out_str(o, " rsvd-field 0x");
+		out_hex(o, h->group >> 8, 2);
+	}
+}
+
+/* One VXLAN header: " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)
+ * web:", " VXLAN vni 10 flags [I]:" or, read as GPE, print_gpe's. */
+static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
+			unsigned kind)
+{
+	if (kind == VXGBP_VX_GPE) {
+		print_gpe(o, h);
+	} else {
+		out_str(o, vxgbp_hdr_has_gbp(h) ? " VXLAN-GBP vni " : " VXLAN vni ");
+		out_u64(o, h->vni);
+		out_str(o, " flags ");
+		print_flags(o, pp, h->flags);
+	}
+	if (kind != VXGBP_VX_GPE && vxgbp_hdr_has_gbp(h)) {
 		const char *name = vxgbp_groups_name(pp->groups, h->group);
 
 		out_str(o, " group ");
@@ -446,7 +521,7 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 			out_putc(o, ' ');
 			out_str(o, name);
 		}
-	} else if (h->group) {
+	} else if (kind != VXGBP_VX_GPE && h->group) {
 		out_str(o, " id-field 0x");
 		out_hex(o, h->group, 4);
 	}
@@ -454,24 +529,182 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 		out_str(o, " rsvd 0x");
 		out_hex(o, h->rsvd, 2);
 	}
-	if (pp->verbose) {
-		struct vxgbp_verdict vg, vp;
-
-		vxgbp_verdict_linux(h, VXGBP_DEV_GBP, &vg);
-		vxgbp_verdict_linux(h, 0, &vp);
-		out_str(o, " (mark 0x");
-		out_hex(o, vxgbp_mark_from_hdr(h), 1);
-		out_str(o, ", linux gbp: ");
-		out_str(o, vg.accept ? "accept" : "drop ");
-		if (!vg.accept)
-			out_str(o, vxgbp_drop_name(vg.why));
-		out_str(o, ", plain: ");
-		out_str(o, vp.accept ? "accept" : "drop ");
-		if (!vp.accept)
-			out_str(o, vxgbp_drop_name(vp.why));
-		out_putc(o, ')');
-	}
+	if (pp->verbose && kind != VXGBP_VX_GPE)
+		print_verdicts(o, h);
 	out_putc(o, ':');
+}
+
+/* tcpdump's names of what a GRE or Geneve header carries (-e). */
+static const char *tunnel_proto_name(uint16_t proto)
+{
+	if (proto == 0x6558)
+		return "TEB";
+	return ethertype_name(proto);
+}
+
+/* -e: ", proto TEB (0x6558)" */
+static void print_tunnel_proto(struct gd_out *o, uint16_t proto)
+{
+	const char *n = tunnel_proto_name(proto);
+
+	out_str(o, ", proto ");
+	out_str(o, n ? n : "unknown");
+	out_str(o, " (0x");
+	out_hex(o, proto, 4);
+	out_putc(o, ')');
+}
+
+/* tcpdump's GRE: "GREv0, key=0x5, seq 7, length 62" (-v: the flags by
+ * name first; -e: what it carries before the length).  ERSPAN: the GRE
+ * header that carries it, then " ERSPAN-II session 5, vlan 10". */
+static void print_gre(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_encap *e,
+		      uint32_t len)
+{
+	static const char *const names[4] = { "checksum present", "routing present",
+					      "key present", "sequence# present" };
+	int gre = e->kind == VXGBP_ENCAP_GRE || e->kind == VXGBP_ENCAP_ERSPAN1;
+	/* ERSPAN II/III: the GRE flags word is not kept; they carry a
+	 * sequence number and nothing else the parser walks */
+	uint16_t fl = gre ? e->flags : e->has_seq ? 0x1000 : 0;
+
+	out_str(o, "GREv");
+	out_u64(o, gre ? e->ver : 0);
+	if (pp->verbose) {
+		const char *sep = "";
+
+		out_str(o, ", Flags [");
+		for (unsigned i = 0; i < 4; i++)
+			if (fl & (0x8000u >> i)) {
+				out_str(o, sep);
+				out_str(o, names[i]);
+				sep = ", ";
+			}
+		out_str(o, *sep ? "]" : "none]");
+	}
+	if (gre && e->has_id) {
+		out_str(o, ", key=0x");
+		out_hex(o, e->id, 1);
+	}
+	if (e->has_seq) {
+		out_str(o, ", seq ");
+		out_u64(o, e->seq);
+	}
+	if (pp->eflag && e->kind == VXGBP_ENCAP_GRE)
+		print_tunnel_proto(o, e->proto);
+	out_str(o, ", length ");
+	out_u64(o, len);
+	if (e->kind == VXGBP_ENCAP_GRE)
+		return;
+	out_str(o, ": ");
+	out_str(o, vxgbp_encap_get(e->kind) ? vxgbp_encap_get(e->kind)->name : "ERSPAN");
+	if (e->kind != VXGBP_ENCAP_ERSPAN1) {
+		out_str(o, " session ");
+		out_u64(o, e->id);
+		out_str(o, ", vlan ");
+		out_u64(o, e->flags & 0x0fff);
+	}
+}
+
+/* tcpdump's Geneve: "Geneve, Flags [C], vni 0x1388, options [12 bytes]" */
+static void print_geneve(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_encap *e)
+{
+	out_str(o, "Geneve, Flags [");
+	if (e->flags & 0x0080)
+		out_putc(o, 'O');
+	if (e->flags & 0x0040)
+		out_putc(o, 'C');
+	if (!(e->flags & 0x00c0))
+		out_str(o, "none");
+	out_str(o, "], vni 0x");
+	out_hex(o, e->id, 1);
+	if (pp->eflag)
+		print_tunnel_proto(o, e->proto);
+	if (e->opt_len) {
+		out_str(o, ", options [");
+		out_u64(o, e->opt_len);
+		out_str(o, " bytes]");
+	}
+}
+
+/* The delivery of a tunnel layer: "IP a > b: " or "IP6 a.p > b.q: ". */
+static void print_delivery(struct gd_out *o, const struct gd_print *pp, const uint8_t *src,
+			   const uint8_t *dst, unsigned version, int ports, uint16_t sport,
+			   uint16_t dport)
+{
+	size_t alen = version == 6 ? 16 : 4;
+
+	if (!src || !dst)
+		return;
+	if (!pp->eflag)
+		out_str(o, version == 6 ? "IP6 " : "IP ");
+	out_addr(o, src, alen);
+	if (ports) {
+		out_putc(o, '.');
+		out_u64(o, sport);
+	}
+	out_str(o, " > ");
+	out_addr(o, dst, alen);
+	if (ports) {
+		out_putc(o, '.');
+		out_u64(o, dport);
+	}
+	out_str(o, ": ");
+}
+
+/* -e: the Ethernet header before a tunnel layer's IP (or MPLS) header. */
+static void print_encap_l2(struct gd_out *o, const struct vxgbp_encap *e, uint32_t len)
+{
+	uint16_t et = e->kind == VXGBP_ENCAP_MPLS ? 0x8847 : e->ip_version == 6 ? 0x86dd : 0x0800;
+
+	if (!e->eth_src || !e->eth_dst)
+		return;
+	out_mac(o, e->eth_src);
+	out_str(o, " > ");
+	out_mac(o, e->eth_dst);
+	out_str(o, ", ");
+	print_ethertype_e(o, et);
+	out_str(o, ", length ");
+	out_u64(o, len);
+	out_str(o, ": ");
+}
+
+/* The layers around the first VXLAN header, outermost first, each as
+ * tcpdump prints it, ending in ": " or " " before what it carries. */
+static void print_encaps(struct gd_out *o, const struct gd_print *pp, const struct gd_rec *rec,
+			 const struct vxgbp_pkt *p)
+{
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++) {
+		const struct vxgbp_encap *e = &p->encap[i];
+		uint32_t len = rec->wirelen > (uint32_t)e->off ? rec->wirelen - (uint32_t)e->off : 0;
+
+		if (pp->eflag && e->eth_src)
+			print_encap_l2(o, e, rec->wirelen - (uint32_t)(e->eth_src - 6 - rec->data));
+		print_delivery(o, pp, e->ip_src, e->ip_dst, e->ip_version,
+			       e->kind == VXGBP_ENCAP_GENEVE, e->sport, e->dport);
+		switch (e->kind) {
+		case VXGBP_ENCAP_GENEVE:
+			print_geneve(o, pp, e);
+			out_str(o, ": ");
+			break;
+		case VXGBP_ENCAP_IP:
+			break;
+		case VXGBP_ENCAP_MPLS:
+			out_str(o, "MPLS (label ");
+			out_u64(o, e->id);
+			out_putc(o, ')');
+			if (e->ver > 1) {
+				out_str(o, ", ");
+				out_u64(o, e->ver);
+				out_str(o, " labels");
+			}
+			out_putc(o, ' ');
+			break;
+		default:
+			print_gre(o, pp, e, len);
+			out_str(o, ": ");
+			break;
+		}
+	}
 }
 
 /* " [|layer]" or " [malformed layer at offset N]" where the parse stopped. */
@@ -490,23 +723,60 @@ static void print_err(struct gd_out *o, const struct vxgbp_pkt *p)
 	}
 }
 
-/* The VXLAN header and the frame it carries. */
+/* A frame that carries a VXLAN header (a nested one, to[i]): its link
+ * header (-e), "IP a.p > b.q:" and the header. */
+static void print_carrier(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+			  const struct vxgbp_layers *ls, const struct vxgbp_hdr *h, unsigned kind)
+{
+	out_putc(o, ' ');
+	if (pp->eflag && ls->l2.off >= 0)
+		print_l2(o, &ls->l2, rec->wirelen - (uint32_t)ls->l2.off);
+	if (ls->l3.off < 0)
+		return;
+	print_l3(o, rec->data, ls, pp->verbose, pp->eflag);
+	print_vxlan(o, pp, h, kind);
+}
+
+/* The VXLAN header, the nested ones inside its frame, and the innermost
+ * frame. */
 static void print_vxlan_frame(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
+	const struct vxgbp_layers *in = &p->inner;
 	uint32_t end = rec->wirelen;
 
-	print_vxlan(o, pp, p);
-	if (!(p->have & VXGBP_HAVE_INNER_L2))
+	print_vxlan(o, pp, &p->vx, p->vx_kind);
+	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
+		print_carrier(o, pp, rec, in, &p->nested[i].vx, p->nested[i].kind);
+		in = &p->nested[i].inner;
+	}
+	if (p->nsh_off >= 0)
+		out_str(o, " NSH:");
+	if (in->l2.off < 0 && in->l3.off < 0)
 		return;
 	out_putc(o, ' ');
 	/* the inner frame's length: what the UDP length gives it (tcpdump's),
 	 * the rest of the capture when the UDP header is not there */
-	if (p->outer.l4.off >= 0 && p->outer.l4.len >= 16)
+	if (!p->n_nested && p->outer.l4.off >= 0 && p->outer.l4.len >= 16)
 		end = (uint32_t)p->vxlan_off + p->outer.l4.len - 8u;
-	if (pp->eflag)
-		print_l2(o, &p->inner.l2, end - (uint32_t)p->inner.l2.off);
-	print_l3_l4(o, rec->data, &p->inner, pp, 0, end);
+	if (pp->eflag && in->l2.off >= 0)
+		print_l2(o, &in->l2, end - (uint32_t)in->l2.off);
+	print_l3_l4(o, rec->data, in, pp, 0, end);
+}
+
+/* -e: the link header of the frame, or of the first tunnel layer. */
+static void print_link(struct gd_out *o, const struct gd_print *pp, const struct gd_rec *rec,
+		       const struct vxgbp_pkt *p)
+{
+	if (p->n_encap) {
+		print_encaps(o, pp, rec, p);
+		if (pp->eflag && p->outer.l2.off > p->encap[p->n_encap - 1].off)
+			print_l2(o, &p->outer.l2, rec->wirelen - (uint32_t)p->outer.l2.off);
+	} else if (pp->eflag && (p->have & VXGBP_HAVE_L2)) {
+		print_l2(o, &p->outer.l2, rec->wirelen);
+	} else if (pp->eflag && p->outer.l3.off == 0) {
+		out_str(o, "ip: "); /* no link header: tcpdump's raw IP */
+	}
 }
 
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
@@ -515,11 +785,7 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	int vxlan = (p->have & VXGBP_HAVE_VXLAN) != 0;
 
 	print_time(o, pp, rec);
-	if (pp->eflag && (p->have & VXGBP_HAVE_L2))
-		print_l2(o, &p->outer.l2, rec->wirelen);
-	else if (pp->eflag && p->outer.l3.off == 0)
-		out_str(o, "ip: "); /* no link header: tcpdump's raw IP */
-
+	print_link(o, pp, rec, p);
 	if (!(p->have & VXGBP_HAVE_L3) && !(p->have & VXGBP_HAVE_L2)) {
 		if (p->err == VXGBP_E_UNSUPPORTED)
 			out_str(o, "unsupported link type");
