@@ -691,13 +691,12 @@ static void print_encaps(struct gd_out *o, const struct gd_print *pp, const stru
 		case VXGBP_ENCAP_MPLS:
 			out_str(o, "MPLS (label ");
 			out_u64(o, e->id);
-			out_putc(o, ')');
 			if (e->ver > 1) {
 				out_str(o, ", ");
 				out_u64(o, e->ver);
 				out_str(o, " labels");
 			}
-			out_putc(o, ' ');
+			out_str(o, ") ");
 			break;
 		default:
 			print_gre(o, pp, e, len);
