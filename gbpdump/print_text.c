@@ -677,8 +677,9 @@ static void print_encaps(struct gd_out *o, const struct gd_print *pp, const stru
 		const struct vxgbp_encap *e = &p->encap[i];
 		uint32_t len = rec->wirelen > (uint32_t)e->off ? rec->wirelen - (uint32_t)e->off : 0;
 
-		if (pp->eflag && e->eth_src)
-			print_encap_l2(o, e, rec->wirelen - (uint32_t)(e->eth_src - 6 - rec->data));
+		if (pp->eflag && e->eth_dst && e->eth_dst >= rec->data &&
+		    e->eth_dst < rec->data + rec->caplen)
+			print_encap_l2(o, e, rec->wirelen - (uint32_t)(e->eth_dst - rec->data));
 		print_delivery(o, pp, e->ip_src, e->ip_dst, e->ip_version,
 			       e->kind == VXGBP_ENCAP_GENEVE, e->sport, e->dport);
 		switch (e->kind) {
