@@ -492,37 +492,31 @@ enum layer {
 	LAYER_ERROR,  /* where the parse stopped */
 };
 
+/* where the parse stopped: the frame's, also when a nested frame stopped it */
+#define PARSE_RULES (VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED))
+
 static const char *const layer_names[] = {
 	[LAYER_FRAME] = "frame", [LAYER_OUTER] = "outer",
 	[LAYER_VXLAN] = "vxlan", [LAYER_INNER] = "inner",
 };
 
-/* What a rule among the frame's own findings judges.  Rules added later
- * than this table belong to the frame. */
+/* The layer of a rule among the frame's own findings: its scope in
+ * libvxgbp's rule table. */
 static enum layer rule_layer(unsigned r)
 {
-	switch (r) {
-	case VXGBP_R_I_CLEAR: case VXGBP_R_RSVD_FLAGS: case VXGBP_R_RSVD_BYTE:
-	case VXGBP_R_D_WITHOUT_G: case VXGBP_R_A_WITHOUT_G: case VXGBP_R_ID_WITHOUT_G:
-	case VXGBP_R_ZERO_ID: case VXGBP_R_GPE_ON_VXLAN_PORT: case VXGBP_R_GPE_VERSION:
-	case VXGBP_R_GPE_RSVD: case VXGBP_R_GPE_OAM: case VXGBP_R_GPE_NEXT_PROTO:
-	case VXGBP_R_POLICY_REAPPLIED: case VXGBP_R_A_CLEARED:
-	case VXGBP_R_GROUP_CONFLICT: case VXGBP_R_FLOW_GROUP_CHANGE:
+	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+
+	switch (ri ? ri->scope : VXGBP_SCOPE_FRAME) {
+	case VXGBP_SCOPE_HEADER:
 		return LAYER_VXLAN;
-	case VXGBP_R_UDP_CSUM: case VXGBP_R_UDP_ZERO_CSUM6: case VXGBP_R_IP_CSUM:
-	case VXGBP_R_FRAGMENT: case VXGBP_R_SPORT_RANGE: case VXGBP_R_OUTER_TTL:
-	case VXGBP_R_CSUM_OFFLOAD:
+	case VXGBP_SCOPE_OUTER:
 		return LAYER_OUTER;
-	case VXGBP_R_INNER_VLAN:
+	case VXGBP_SCOPE_INNER:
 		return LAYER_INNER;
-	case VXGBP_R_TRUNCATED: case VXGBP_R_MALFORMED:
-		return LAYER_ERROR;
-	case VXGBP_R_CIPSO_LEN: case VXGBP_R_CIPSO_TAG_LEN: case VXGBP_R_CIPSO_TAG_ORDER:
-	case VXGBP_R_CIPSO_CAT_ORDER: case VXGBP_R_CIPSO_RANGE: case VXGBP_R_CIPSO_TAG_UNKNOWN:
-	case VXGBP_R_CIPSO_DOI: case VXGBP_R_CIPSO_ALIGN: case VXGBP_R_CIPSO_CAT_INVALID:
-	case VXGBP_R_CIPSO_BITMAP_PAD: case VXGBP_R_CIPSO_LOCAL: case VXGBP_R_CALIPSO_LEN:
-	case VXGBP_R_CALIPSO_CSUM: case VXGBP_R_CALIPSO_DOI:
+	case VXGBP_SCOPE_LABEL:
 		return LAYER_LABEL;
+	case VXGBP_SCOPE_PARSE:
+		return LAYER_ERROR;
 	default:
 		return LAYER_FRAME;
 	}
@@ -630,7 +624,9 @@ static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
 	for (uint64_t f = p->findings; f; f &= f - 1)
 		json_locate(o, rec, p, (unsigned)__builtin_ctzll(f), &first);
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
-		for (uint64_t f = p->nested[i].findings; f; f &= f - 1)
+		/* where the parse stopped is the frame's, located above */
+		for (uint64_t f = p->nested[i].findings & ~(p->findings & PARSE_RULES); f;
+		     f &= f - 1)
 			json_located(o, (unsigned)__builtin_ctzll(f), LAYER_FRAME, (int)i, &first);
 	for (; xf; xf &= xf - 1)
 		json_located(o, (unsigned)__builtin_ctzll(xf), LAYER_VXLAN, -1, &first);

@@ -84,6 +84,26 @@ static int is_vlan_tpid(uint16_t t)
 	return t == ETH_P_8021Q || t == ETH_P_8021AD || t == ETH_P_QINQ1;
 }
 
+/* The 802.1Q/802.1ad tags at the cursor while *et names one; *et ends as
+ * the ethertype after them. */
+static int vlan_tags(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2, uint16_t *et)
+{
+	int r;
+
+	while (is_vlan_tpid(*et)) {
+		if ((r = need(p, lv, 4, lv->inner ? "inner-vlan" : "vlan")))
+			return r;
+		if (l2->n_vlan < VXGBP_MAX_VLAN) {
+			l2->vlan_tpid[l2->n_vlan] = *et;
+			l2->vlan_tci[l2->n_vlan] = vxc_be16_at(&lv->c, 0);
+			l2->n_vlan++;
+		}
+		*et = vxc_be16_at(&lv->c, 2);
+		vxc_skip(&lv->c, 4);
+	}
+	return 0;
+}
+
 int vxgbpi_parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2)
 {
 	const char *layer = lv->inner ? "inner-eth" : "eth";
@@ -96,18 +116,7 @@ int vxgbpi_parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2)
 	l2->src = vxc_ptr_at(&lv->c, 6, 6);
 	l2->ethertype = vxc_be16_at(&lv->c, 12);
 	vxc_skip(&lv->c, 14);
-	while (is_vlan_tpid(l2->ethertype)) {
-		if ((r = need(p, lv, 4, lv->inner ? "inner-vlan" : "vlan")))
-			return r;
-		if (l2->n_vlan < VXGBP_MAX_VLAN) {
-			l2->vlan_tpid[l2->n_vlan] = l2->ethertype;
-			l2->vlan_tci[l2->n_vlan] = vxc_be16_at(&lv->c, 0);
-			l2->n_vlan++;
-		}
-		l2->ethertype = vxc_be16_at(&lv->c, 2);
-		vxc_skip(&lv->c, 4);
-	}
-	return 0;
+	return vlan_tags(p, lv, l2, &l2->ethertype);
 }
 
 /* Walk IPv4 options for CIPSO (type 134).  A bad option length is a
@@ -589,6 +598,10 @@ int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint1
 	default:
 		return fail(p, VXGBP_E_UNSUPPORTED, 0, "link");
 	}
+	/* a cooked header's protocol may be a VLAN tag (libpcap's "any"
+	 * device re-inserts the tag the NIC stripped) */
+	if ((r = vlan_tags(p, lv, &p->outer.l2, et)))
+		return r;
 	p->outer.l2.ethertype = *et;
 	return 0;
 }

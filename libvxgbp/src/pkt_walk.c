@@ -24,6 +24,7 @@
 #include "pkt.h"
 
 #define ETH_P_NSH 0x894f
+#define FRAME_RULES (VXGBP_RB(VXGBP_R_TRUNCATED) | VXGBP_RB(VXGBP_R_MALFORMED))
 
 /* A new tunnel layer, delivered by what p->outer holds now; NULL (and
  * tunnel.depth) when the walk is as deep as it goes. */
@@ -248,11 +249,13 @@ static int parse_nested(struct vxgbp_pkt *p, struct level *lv,
 	n->kind = k == VXGBP_UDP_GPE ? VXGBP_VX_GPE : vxgbp_vx_kind(&n->vx, 0);
 	hf = n->kind == VXGBP_VX_GPE ? vxgbp_gpe_check(&n->vx, k != VXGBP_UDP_GPE)
 				     : vxgbp_hdr_check(&n->vx);
-	p->findings |= hf;
 	lv->have = &n->have;
 	r = parse_payload(p, lv, n->kind, &n->vx, &n->inner);
 	lv->have = &p->have;
+	/* its own findings are its own; where the parse stopped is the
+	 * frame's too (p->err) */
 	n->findings = hf | (p->findings & ~before);
+	p->findings = before | (p->findings & FRAME_RULES);
 	return r;
 }
 

@@ -53,7 +53,8 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *b, size_t n)
 		l[2] = fold(w[4] ^ K2, w[5] ^ l[2]);
 		l[3] = fold(w[6] ^ K3, w[7] ^ l[3]);
 	}
-	h = fold(l[0] ^ K2, l[1] ^ K3) ^ fold(l[2] ^ K0, l[3] ^ K1);
+	/* the pairs must differ, or short inputs (l[] all h) cancel out */
+	h = fold(l[0] ^ K2, l[1] ^ K3) ^ fold(l[2] ^ K1, l[3] ^ K0);
 	for (; i + 16 <= n; i += 16) {
 		memcpy(w, b + i, 16);
 		h = fold(w[0] ^ K0, w[1] ^ h);

@@ -90,8 +90,11 @@ def check(gbpdump, path):
             "vni": (vx["vni"], as_int(vni)),
         }
         if vx.get("kind", "vxlan") != "vxlan":
-            # VXLAN-GPE: no Group Policy ID, G is a reserved bit
-            want["gbp null"] = (vx["gbp"] is None, True)
+            # VXLAN-GPE: no Group Policy ID, G is a reserved bit; Wireshark's
+            # GPE dissector (4790) gives its flags as byte 0 alone
+            tf = as_int(flags)
+            want["flags"] = (vx["flags"] >> 8 if tf < 0x100 else vx["flags"], tf)
+            want["no gbp"] = (vx.get("gbp") is None, True)
             problems += [f"frame {n}: {k}: gbpdump {m!r}, tshark {t!r}"
                          for k, (m, t) in want.items() if m != t]
             continue

@@ -315,6 +315,30 @@ START_TEST(test_reapplied)
 }
 END_TEST
 
+/* The same short inner frame in two VNIs is two frames, not a re-sighting
+ * (a hash that dropped its VNI seed for inputs under 64 bytes made it one). */
+START_TEST(test_resighting_per_vni)
+{
+	struct tk k;
+
+	for (int kind = K_V4; kind <= K_ARP; kind++) {
+		struct fspec a = { 1001, GI, 0x100, 1, 2, kind, 1, 2, 1, 1, 1, 7 };
+		struct fspec b = a;
+
+		CTX("inner kind %d", kind);
+		b.vni = 1002;
+		b.flags = GIA;
+		b.group = 0x200;
+		tk_start(&k, VXGBP_TRACK_RULES, 0);
+		EXPECT_EQ(feed(&k, &a), 0);
+		EXPECT_EQ(feed(&k, &b), 0);
+		EXPECT_EQ(k.r.findings & (VXGBP_RB(VXGBP_R_POLICY_REAPPLIED) |
+					  VXGBP_RB(VXGBP_R_A_CLEARED)), 0);
+		tk_stop(&k);
+	}
+}
+END_TEST
+
 START_TEST(test_resighting_details)
 {
 	struct fspec a = tcp(1, 2, GI, 100, 7), b = tcp(1, 2, GI, 200, 7);
@@ -1019,6 +1043,7 @@ int main(void)
 	TCase *tc = unit_tcase(s, "rules");
 
 	tcase_add_test(tc, test_reapplied);
+	tcase_add_test(tc, test_resighting_per_vni);
 	tcase_add_test(tc, test_resighting_details);
 	tcase_add_test(tc, test_entry_points);
 	tcase_add_test(tc, test_group_conflict);

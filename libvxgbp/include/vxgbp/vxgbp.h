@@ -314,9 +314,22 @@ enum vxgbp_level {
 	VXGBP_LEVEL_INFO,     /* worth knowing, not a violation */
 };
 
+/* What a rule judges: the layer a finding of it belongs to. */
+enum vxgbp_scope {
+	VXGBP_SCOPE_FRAME = 0, /* the frame as a whole (ip.gso-length: any IP
+	                          header; tunnel.depth) */
+	VXGBP_SCOPE_OUTER,     /* the layers that deliver a VXLAN header */
+	VXGBP_SCOPE_HEADER,    /* a VXLAN header (header and cross-frame rules) */
+	VXGBP_SCOPE_INNER,     /* the frame a VXLAN header carries */
+	VXGBP_SCOPE_LABEL,     /* a CIPSO/CALIPSO option, at whichever level
+	                          carries it */
+	VXGBP_SCOPE_PARSE,     /* where the parse stopped (err_off, err_layer) */
+};
+
 struct vxgbp_rule_info {
 	const char *id;     /* stable id, e.g. "gbp.i-flag-clear" */
 	enum vxgbp_level level;
+	enum vxgbp_scope scope;
 	const char *source; /* e.g. "RFC 7348 sec. 5", "draft-smith-vxlan-group-policy sec. 2.1" */
 	const char *text;   /* one line */
 };
@@ -457,7 +470,11 @@ struct vxgbp_pkt {
 	int vxlan_off;         /* offset of the 8-byte VXLAN header; -1 */
 	struct vxgbp_hdr vx;
 	struct vxgbp_layers inner;
-	uint64_t findings;     /* VXGBP_RB(rule) bits */
+	uint64_t findings;     /* VXGBP_RB(rule) bits: the first VXLAN packet's
+	                          (outer layers, header, inner frame) and the
+	                          parse's (frame.truncated/malformed, also when
+	                          a nested frame stopped it; tunnel.depth); a
+	                          nested header's own are in its nested[i] */
 	int err;               /* 0, or the vxgbp_err that stopped the parse */
 	int err_off;           /* where it stopped (byte offset); -1 */
 	const char *err_layer; /* "eth", "vlan", "ipv4", "ipv6", "udp", "vxlan",
@@ -480,7 +497,9 @@ struct vxgbp_pkt {
 		uint8_t ip_version;
 		uint16_t sport, dport;
 		struct vxgbp_layers inner; /* the frame it carries */
-		uint64_t findings;     /* this header's and its frame's own */
+		uint64_t findings;     /* this header's and its frame's own
+		                          (frame.truncated/malformed: also in
+		                          the frame's findings) */
 	} nested[VXGBP_MAX_NESTED];
 };
 
