@@ -67,7 +67,8 @@ static void check_layers(const uint8_t *f, size_t n, const struct vxgbp_layers *
 
 #define OUTER_RULES (VXGBP_RB(VXGBP_R_UDP_CSUM) | VXGBP_RB(VXGBP_R_UDP_ZERO_CSUM6) | \
 		     VXGBP_RB(VXGBP_R_IP_CSUM) | VXGBP_RB(VXGBP_R_FRAGMENT) | \
-		     VXGBP_RB(VXGBP_R_SPORT_RANGE) | VXGBP_RB(VXGBP_R_OUTER_TTL))
+		     VXGBP_RB(VXGBP_R_SPORT_RANGE) | VXGBP_RB(VXGBP_R_OUTER_TTL) | \
+		     VXGBP_RB(VXGBP_R_CSUM_OFFLOAD) | VXGBP_RB(VXGBP_R_GSO_LENGTH))
 
 /* b, parsed from byte off of what a was parsed from, has a's inner layers
  * (offsets off less), error, and findings (but the outer ones). */
@@ -82,8 +83,9 @@ static void same_from(const struct vxgbp_pkt *a, const struct vxgbp_pkt *b, int 
 	for (size_t i = 0; i < sizeof(o) / sizeof(o[0]); i++)
 		if (*o[i] >= 0)
 			*o[i] -= off;
-	if (!with_vx)
-		mask &= ~vxgbp_hdr_check(&a->vx);
+	if (!with_vx) /* the header's own rules, as it was read */
+		mask &= ~(a->vx_kind == VXGBP_VX_GPE ? vxgbp_gpe_check(&a->vx, 1)
+						     : vxgbp_hdr_check(&a->vx));
 	if (a->outer.l3.cipso_off >= 0 || a->outer.l3.calipso_off >= 0)
 		return; /* outer label findings are mixed in: compared in the unit test */
 	if (memcmp(&in, &b->inner, sizeof(in)) || ((a->findings ^ b->findings) & mask) ||

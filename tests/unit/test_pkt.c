@@ -260,6 +260,7 @@ static void build_case(const struct fcase *c, uint8_t *out, struct lay *l)
 	case VXGBP_LINK_LINUX_SLL:
 		l->link_len = 16;
 		memset(out, 0, 16);
+		put16(out, 4);     /* sent by us */
 		put16(out + 2, 1);
 		put16(out + 4, 6);
 		memcpy(out + 6, omac_s, 6);
@@ -272,6 +273,7 @@ static void build_case(const struct fcase *c, uint8_t *out, struct lay *l)
 		put16(out, c->ov == 4 ? 0x0800 : 0x86dd);
 		out[7] = 3; /* ifindex */
 		put16(out + 8, 1);
+		out[10] = 2;       /* multicast */
 		out[11] = 6;
 		memcpy(out + 12, omac_s, 6);
 		bnd(l, 0, "sll2");
@@ -404,6 +406,20 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 	EXPECT_EQ(p->caplen, l->len);
 	EXPECT_EQ(p->wirelen, l->len);
 	EXPECT_EQ(p->have, l->have);
+	/* the link header */
+	EXPECT_EQ(p->has_cooked, c->link == VXGBP_LINK_LINUX_SLL || c->link == VXGBP_LINK_LINUX_SLL2);
+	if (p->has_cooked) {
+		int v2 = c->link == VXGBP_LINK_LINUX_SLL2;
+
+		EXPECT_EQ(p->cooked.version, v2 ? 2 : 1);
+		EXPECT_EQ(p->cooked.pkttype, v2 ? 2 : 4);
+		EXPECT_EQ(p->cooked.hatype, 1);
+		EXPECT_EQ(p->cooked.addr_len, 6);
+		EXPECT_EQ(p->cooked.ifindex, v2 ? 3 : 0);
+		EXPECT_EQ(p->cooked.proto, c->ov == 4 ? 0x0800 : 0x86dd);
+		EXPECT_EQ(poff(p->cooked.addr, f), v2 ? 12 : 6);
+		EXPECT_MEM(p->cooked.addr, omac_s, 6);
+	}
 	/* outer L2 */
 	EXPECT_EQ(o->l2.ethertype, c->ov == 4 ? 0x0800 : 0x86dd);
 	if (eth) {
@@ -460,6 +476,7 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 	EXPECT_EQ(o->l4.sport, c->sport);
 	EXPECT_EQ(o->l4.dport, c->dport);
 	EXPECT_EQ(o->l4.len, l->len - l->l4);
+	EXPECT_EQ(o->l4.payload_len, l->len - l->l4 - 8);
 	EXPECT_EQ(o->l4.csum, get16(f + l->l4 + 6));
 	EXPECT_EQ(p->udp_csum_ok, c->csum == VXGBP_CSUM_ZERO ? -1 : c->csum == VXGBP_CSUM_BAD ? 0 : 1);
 	/* VXLAN */
@@ -484,7 +501,14 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 		EXPECT_EQ(in->l2.ethertype, 0x0806);
 		EXPECT_EQ(in->l3.version, 0);
 		EXPECT_EQ(in->l3.arp_op, 1);
+		EXPECT_EQ(in->l3.arp_hrd, 1);
+		EXPECT_EQ(in->l3.arp_pro, 0x0800);
+		EXPECT_EQ(in->l3.arp_hln, 6);
+		EXPECT_EQ(in->l3.arp_pln, 4);
+		EXPECT_MEM(in->l3.arp_sha, imac_s, 6);
 		EXPECT_MEM(in->l3.arp_spa, i4s, 4);
+		EXPECT_MEM(in->l3.arp_tha, "\0\0\0\0\0\0", 6);
+		EXPECT_EQ(in->l3.arp_tha - in->l3.arp_spa, 4);
 		EXPECT_MEM(in->l3.arp_tpa, i4d, 4);
 		EXPECT_EQ(in->l4.off, -1);
 		return;
@@ -516,10 +540,15 @@ static void check_full(const struct fcase *c, const uint8_t *f, const struct lay
 		EXPECT_EQ(in->l4.tcp_flags, 0x12);
 		EXPECT_EQ(in->l4.tcp_seq, 0x01020304);
 		EXPECT_EQ(in->l4.tcp_ack, 0xa0b0c0d0);
+		EXPECT_EQ(in->l4.tcp_win, 65535); /* the builder's */
+		EXPECT_EQ(in->l4.tcp_urg, 0);
+		EXPECT_EQ(in->l4.tcp_hlen, 20);
+		EXPECT_EQ(in->l4.payload_len, c->payload);
 	} else if (c->iproto == 17) {
 		EXPECT_EQ(in->l4.sport, 40000);
 		EXPECT_EQ(in->l4.dport, 80);
 		EXPECT_EQ(in->l4.len, 8 + c->payload);
+		EXPECT_EQ(in->l4.payload_len, c->payload);
 	} else {
 		EXPECT_EQ(in->l4.icmp_type, c->iproto == 58 ? 128 : 8);
 		EXPECT_EQ(in->l4.icmp_code, 0);
@@ -568,8 +597,10 @@ static void same_layers(const struct vxgbp_layers *a, const uint8_t *ab,
 		EXPECT_EQ(poff(x.dst, ab), poff(y.dst, bb));
 		EXPECT_EQ(poff(x.arp_spa, ab), poff(y.arp_spa, bb));
 		EXPECT_EQ(poff(x.arp_tpa, ab), poff(y.arp_tpa, bb));
-		x.src = x.dst = x.arp_spa = x.arp_tpa = NULL;
-		y.src = y.dst = y.arp_spa = y.arp_tpa = NULL;
+		EXPECT_EQ(poff(x.arp_sha, ab), poff(y.arp_sha, bb));
+		EXPECT_EQ(poff(x.arp_tha, ab), poff(y.arp_tha, bb));
+		x.src = x.dst = x.arp_spa = x.arp_tpa = x.arp_sha = x.arp_tha = NULL;
+		y.src = y.dst = y.arp_spa = y.arp_tpa = y.arp_sha = y.arp_tha = NULL;
 		EXPECT(memcmp(&x, &y, sizeof(x)) == 0, "L3 differs");
 	}
 	if (have & h4) {
@@ -1119,7 +1150,7 @@ END_TEST
 /* ---- parse from where you are: the VXLAN payload, the inner frame ---- */
 
 #define OUTER_RULES (RB(UDP_CSUM) | RB(UDP_ZERO_CSUM6) | RB(IP_CSUM) | RB(FRAGMENT) | \
-		     RB(SPORT_RANGE) | RB(OUTER_TTL))
+		     RB(SPORT_RANGE) | RB(OUTER_TTL) | RB(CSUM_OFFLOAD) | RB(GSO_LENGTH))
 #define ALL_LABEL_RULES (LABEL_RULES | RB(CIPSO_ALIGN) | RB(CIPSO_CAT_INVALID) | \
 			 RB(CIPSO_BITMAP_PAD) | RB(CIPSO_LOCAL))
 #define INNER_RULES (RB(INNER_VLAN) | RB(TRUNCATED) | RB(MALFORMED) | ALL_LABEL_RULES)
