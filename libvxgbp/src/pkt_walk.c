@@ -76,6 +76,7 @@ static int enter_tunnel(struct vxgbp_pkt *p, struct level *lv, unsigned kind, ui
 
 	if (!e)
 		return 0;
+	e->kind = (uint8_t)kind; /* named even when its header is cut short */
 	switch (kind) {
 	case VXGBP_ENCAP_GRE:
 		r = vxgbpi_parse_gre(p, lv, e, et);
