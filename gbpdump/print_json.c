@@ -378,15 +378,17 @@ static void json_encap_fields(struct gd_out *o, const struct vxgbp_encap *e)
 {
 	switch (e->kind) {
 	case VXGBP_ENCAP_GRE:
-		json_num(o, "flags", e->flags);
-		if (e->has_id)
-			json_num(o, "key", e->id);
-		break;
+	case VXGBP_ENCAP_ERSPAN1:
 	case VXGBP_ENCAP_ERSPAN2:
 	case VXGBP_ENCAP_ERSPAN3:
-		json_num(o, "version", e->ver);
-		json_num(o, "session", e->id);
-		json_num(o, "vlan", e->flags);
+		json_num(o, "flags", e->flags); /* the GRE header's, ERSPAN's too */
+		if (e->has_id)
+			json_num(o, "key", e->id);
+		if (e->kind == VXGBP_ENCAP_GRE || e->kind == VXGBP_ENCAP_ERSPAN1)
+			break;
+		json_num(o, "version", e->erspan_ver);
+		json_num(o, "session", e->erspan_session);
+		json_num(o, "vlan", e->erspan_vlan);
 		break;
 	case VXGBP_ENCAP_GENEVE:
 		json_num(o, "sport", e->sport);
@@ -399,7 +401,7 @@ static void json_encap_fields(struct gd_out *o, const struct vxgbp_encap *e)
 		json_num(o, "label", e->id);
 		json_num(o, "label_count", e->ver);
 		break;
-	default: /* ERSPAN type I and IP in IP: the delivery and what it carries */
+	default: /* IP in IP: the delivery and what it carries */
 		break;
 	}
 	if (e->has_seq)

@@ -186,20 +186,57 @@ static void print_ethertype(struct gd_out *o, uint16_t et)
 	}
 }
 
-/* tcpdump: "ARP, Request who-has A tell B, length 28" (no "ARP, " after a
- * -e link header); len: the bytes from the ARP header to the frame's end. */
-static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len, int eflag)
+/* tcpdump: "ARP, Request who-has A tell B, length 28", "ARP, Reply A
+ * is-at MAC, length 28" (no "ARP, " after a -e link header; -v names the
+ * hardware and protocol types first); a request that names the target's
+ * hardware address gives it: "who-has A (MAC) tell B".  len: the bytes
+ * from the ARP header to the frame's end. */
+static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len,
+		      const struct gd_print *pp)
 {
-	if (!eflag)
+	static const uint8_t zero[6];
+
+	if (!pp->eflag)
 		out_str(o, "ARP, ");
+	if (pp->verbose) {
+		const char *pro = ethertype_name(l3->arp_pro);
+
+		if (l3->arp_hrd == 1) {
+			out_str(o, "Ethernet");
+		} else {
+			out_str(o, "Unknown Hardware (");
+			out_u64(o, l3->arp_hrd);
+			out_putc(o, ')');
+		}
+		out_str(o, " (len ");
+		out_u64(o, l3->arp_hln);
+		out_str(o, "), ");
+		if (pro) {
+			out_str(o, pro);
+		} else {
+			out_str(o, "Unknown Protocol (0x");
+			out_hex(o, l3->arp_pro, 4);
+			out_putc(o, ')');
+		}
+		out_str(o, " (len ");
+		out_u64(o, l3->arp_pln);
+		out_str(o, "), ");
+	}
 	if (l3->arp_op == 1 && l3->arp_tpa && l3->arp_spa) {
 		out_str(o, "Request who-has ");
 		out_addr(o, l3->arp_tpa, 4);
+		if (l3->arp_tha && memcmp(l3->arp_tha, zero, 6)) {
+			out_str(o, " (");
+			out_mac(o, l3->arp_tha);
+			out_putc(o, ')');
+		}
 		out_str(o, " tell ");
 		out_addr(o, l3->arp_spa, 4);
-	} else if (l3->arp_op == 2 && l3->arp_spa) {
+	} else if (l3->arp_op == 2 && l3->arp_spa && l3->arp_sha) {
 		out_str(o, "Reply ");
 		out_addr(o, l3->arp_spa, 4);
+		out_str(o, " is-at ");
+		out_mac(o, l3->arp_sha);
 	} else {
 		out_str(o, "op ");
 		out_u64(o, l3->arp_op);
@@ -287,19 +324,33 @@ static void print_ip6_details(struct gd_out *o, const struct vxgbp_l3 *l3)
 	out_str(o, ") ");
 }
 
-/* tcpdump: "Flags [S.], seq 1, ack 2": -v adds the sequence number, and
- * the acknowledgment number when the ACK flag is set. */
-static void print_tcp(struct gd_out *o, const struct vxgbp_l4 *l4, int verbose)
+/* tcpdump -S: "Flags [P.], seq 1:101, ack 2, win 512, length 100": the
+ * sequence number when there is a payload (then where it ends) or SYN,
+ * FIN or RST is set, the acknowledgment number with ACK, the urgent
+ * pointer with URG.  The options are not decoded (not printed). */
+static void print_tcp(struct gd_out *o, const struct vxgbp_l4 *l4)
 {
 	print_tcp_flags(o, l4->tcp_flags);
-	if (!verbose)
-		return;
-	out_str(o, ", seq ");
-	out_u64(o, l4->tcp_seq);
+	if (l4->payload_len || (l4->tcp_flags & 0x07)) {
+		out_str(o, ", seq ");
+		out_u64(o, l4->tcp_seq);
+		if (l4->payload_len) {
+			out_putc(o, ':');
+			out_u64(o, (uint32_t)(l4->tcp_seq + l4->payload_len));
+		}
+	}
 	if (l4->tcp_flags & 0x10) {
 		out_str(o, ", ack ");
 		out_u64(o, l4->tcp_ack);
 	}
+	out_str(o, ", win ");
+	out_u64(o, l4->tcp_win);
+	if (l4->tcp_flags & 0x20) {
+		out_str(o, ", urg ");
+		out_u64(o, l4->tcp_urg);
+	}
+	out_str(o, ", length ");
+	out_u64(o, l4->payload_len);
 }
 
 /* What follows "a > b: " in an inner frame: TCP flags, UDP length, ICMP,
@@ -327,11 +378,11 @@ static void print_l4(struct gd_out *o, const struct vxgbp_l3 *l3, const struct v
 	}
 	switch (l4->proto) {
 	case 6:
-		print_tcp(o, l4, verbose);
+		print_tcp(o, l4);
 		break;
 	case 17:
 		out_str(o, "UDP, length ");
-		out_u64(o, l4->len >= 8 ? l4->len - 8u : 0);
+		out_u64(o, l4->payload_len);
 		break;
 	default:
 		print_icmp(o, l3, l4, verbose);
@@ -383,7 +434,7 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 		return;
 	}
 	if (l3->version == 0) {
-		print_arp(o, l3, end > (uint32_t)l3->off ? end - (uint32_t)l3->off : 0, pp->eflag);
+		print_arp(o, l3, end > (uint32_t)l3->off ? end - (uint32_t)l3->off : 0, pp);
 		return;
 	}
 	print_l3(o, frame, ls, pp->verbose, pp->eflag);
@@ -555,33 +606,38 @@ static void print_tunnel_proto(struct gd_out *o, uint16_t proto)
 }
 
 /* tcpdump's GRE: "GREv0, key=0x5, seq 7, length 62" (-v: the flags by
- * name first; -e: what it carries before the length).  ERSPAN: the GRE
- * header that carries it, then " ERSPAN-II session 5, vlan 10". */
+ * name first and the checksum; -e: what it carries before the length).
+ * ERSPAN: the GRE header that carries it, then " ERSPAN-II session 5,
+ * vlan 10". */
 static void print_gre(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_encap *e,
 		      uint32_t len)
 {
 	static const char *const names[4] = { "checksum present", "routing present",
 					      "key present", "sequence# present" };
-	int gre = e->kind == VXGBP_ENCAP_GRE || e->kind == VXGBP_ENCAP_ERSPAN1;
-	/* ERSPAN II/III: the GRE flags word is not kept; they carry a
-	 * sequence number and nothing else the parser walks */
-	uint16_t fl = gre ? e->flags : e->has_seq ? 0x1000 : 0;
 
 	out_str(o, "GREv");
-	out_u64(o, gre ? e->ver : 0);
+	out_u64(o, e->ver);
 	if (pp->verbose) {
 		const char *sep = "";
 
 		out_str(o, ", Flags [");
 		for (unsigned i = 0; i < 4; i++)
-			if (fl & (0x8000u >> i)) {
+			if (e->flags & (0x8000u >> i)) {
 				out_str(o, sep);
 				out_str(o, names[i]);
 				sep = ", ";
 			}
 		out_str(o, *sep ? "]" : "none]");
 	}
-	if (gre && e->has_id) {
+	if (e->flags & 0xc000) { /* C or R: checksum and offset */
+		if (pp->verbose) {
+			out_str(o, ", sum 0x");
+			out_hex(o, e->gre_csum, 1);
+		}
+		out_str(o, ", off 0x");
+		out_hex(o, e->gre_off, 1);
+	}
+	if (e->has_id) {
 		out_str(o, ", key=0x");
 		out_hex(o, e->id, 1);
 	}
@@ -589,7 +645,7 @@ static void print_gre(struct gd_out *o, const struct gd_print *pp, const struct 
 		out_str(o, ", seq ");
 		out_u64(o, e->seq);
 	}
-	if (pp->eflag && e->kind == VXGBP_ENCAP_GRE)
+	if (pp->eflag)
 		print_tunnel_proto(o, e->proto);
 	out_str(o, ", length ");
 	out_u64(o, len);
@@ -599,9 +655,9 @@ static void print_gre(struct gd_out *o, const struct gd_print *pp, const struct 
 	out_str(o, vxgbp_encap_get(e->kind) ? vxgbp_encap_get(e->kind)->name : "ERSPAN");
 	if (e->kind != VXGBP_ENCAP_ERSPAN1) {
 		out_str(o, " session ");
-		out_u64(o, e->id);
+		out_u64(o, e->erspan_session);
 		out_str(o, ", vlan ");
-		out_u64(o, e->flags & 0x0fff);
+		out_u64(o, e->erspan_vlan);
 	}
 }
 
@@ -764,10 +820,85 @@ static void print_vxlan_frame(struct gd_out *o, struct gd_print *pp, const struc
 	print_l3_l4(o, rec->data, in, pp, 0, end);
 }
 
+/* tcpdump's names of a Linux cooked header's packet types. */
+static const char *pkttype_name(uint16_t t)
+{
+	static const char *const names[] = { "In", "B", "M", "P", "Out" };
+
+	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
+}
+
+/* A Linux cooked header as tcpdump 4.99 prints it: SLL2 always gives the
+ * direction ("In  "; tcpdump names the interface before it, from the
+ * reading host: gbpdump does not); -e: SLL " In 02:00:00:00:00:01
+ * ethertype IPv4 (0x0800), length 94: ", SLL2 "ifindex 1 ..." likewise.
+ * A VLAN tag after it: "vlan 10, p 0, ethertype IPv4, " (-e), "ethertype
+ * IPv4, " without. */
+static void print_cooked(struct gd_out *o, const struct gd_print *pp, const struct gd_rec *rec,
+			 const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_cooked *k = &p->cooked;
+	const struct vxgbp_l2 *l2 = &p->outer.l2;
+	const char *pt = pkttype_name(k->pkttype);
+
+	if (k->version == 2) {
+		out_str(o, pt);
+		out_write(o, "    ", 4 - (strlen(pt) < 3 ? strlen(pt) : 3)); /* "%-3s " */
+	}
+	if (pp->eflag) {
+		if (k->version == 2) {
+			out_str(o, "ifindex ");
+			out_u64(o, k->ifindex);
+			out_putc(o, ' ');
+		} else {
+			out_write(o, "   ", 3 - (strlen(pt) < 3 ? strlen(pt) : 3)); /* "%3s " */
+			out_str(o, pt);
+			out_putc(o, ' ');
+		}
+		if (k->addr_len == 6 && k->addr) {
+			out_mac(o, k->addr);
+			out_putc(o, ' ');
+		}
+		if (k->proto == 1 || k->proto == 4) {
+			out_str(o, k->proto == 1 ? "802.3" : "802.2");
+		} else if (k->proto <= 1500) {
+			out_str(o, "ethertype Unknown (0x");
+			out_hex(o, k->proto, 4);
+			out_putc(o, ')');
+		} else {
+			print_ethertype_e(o, k->proto);
+		}
+		out_str(o, ", length ");
+		out_u64(o, rec->wirelen);
+		out_str(o, ": ");
+	}
+	if (p->n_encap) /* the tags were in p->outer before the tunnel */
+		return;
+	for (unsigned i = 0; i < l2->n_vlan && i < VXGBP_MAX_VLAN; i++) {
+		uint16_t et = i + 1 < l2->n_vlan ? l2->vlan_tpid[i + 1] : l2->ethertype;
+		const char *n = ethertype_name(et);
+
+		if (pp->eflag) {
+			out_str(o, "vlan ");
+			out_u64(o, l2->vlan_tci[i] & 0x0fff);
+			out_str(o, ", p ");
+			out_u64(o, l2->vlan_tci[i] >> 13);
+			if (l2->vlan_tci[i] & 0x1000)
+				out_str(o, ", DEI");
+			out_str(o, ", ");
+		}
+		out_str(o, "ethertype ");
+		out_str(o, n ? n : "Unknown");
+		out_str(o, ", ");
+	}
+}
+
 /* -e: the link header of the frame, or of the first tunnel layer. */
 static void print_link(struct gd_out *o, const struct gd_print *pp, const struct gd_rec *rec,
 		       const struct vxgbp_pkt *p)
 {
+	if (p->has_cooked)
+		print_cooked(o, pp, rec, p);
 	if (p->n_encap) {
 		print_encaps(o, pp, rec, p);
 		if (pp->eflag && p->outer.l2.off > p->encap[p->n_encap - 1].off)

@@ -372,12 +372,17 @@ static int parse_arp(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
 	if ((r = need(p, lv, 8, layer)))
 		return r;
 	l3->off = (int)lv->c.pos;
+	l3->arp_hrd = vxc_be16_at(&lv->c, 0);
+	l3->arp_pro = vxc_be16_at(&lv->c, 2);
+	l3->arp_hln = vxc_u8_at(&lv->c, 4);
+	l3->arp_pln = vxc_u8_at(&lv->c, 5);
 	l3->arp_op = vxc_be16_at(&lv->c, 6);
-	if (vxc_be16_at(&lv->c, 2) == ETH_P_IP && vxc_u8_at(&lv->c, 4) == 6 &&
-	    vxc_u8_at(&lv->c, 5) == 4) {
+	if (l3->arp_pro == ETH_P_IP && l3->arp_hln == 6 && l3->arp_pln == 4) {
 		if ((r = need(p, lv, 28, layer)))
 			return r;
+		l3->arp_sha = vxc_ptr_at(&lv->c, 8, 6);
 		l3->arp_spa = vxc_ptr_at(&lv->c, 14, 4);
+		l3->arp_tha = vxc_ptr_at(&lv->c, 18, 6);
 		l3->arp_tpa = vxc_ptr_at(&lv->c, 24, 4);
 	}
 	return 0;
@@ -430,6 +435,7 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 		l4->sport = vxc_be16_at(&lv->c, 0);
 		l4->dport = vxc_be16_at(&lv->c, 2);
 		l4->len = (uint16_t)n;
+		l4->payload_len = (uint32_t)n - 8;
 		l4->csum = vxc_be16_at(&lv->c, 6);
 		if (!lv->inner && !lv->no_csum && !l3->more_frags && l4->csum)
 			p->udp_csum_ok = udp_csum_ok(l3, lv, n);
@@ -452,7 +458,12 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 		l4->tcp_seq = vxc_be32_at(&lv->c, 4);
 		l4->tcp_ack = vxc_be32_at(&lv->c, 8);
 		l4->tcp_flags = vxc_u8_at(&lv->c, 13);
+		l4->tcp_win = vxc_be16_at(&lv->c, 14);
 		l4->csum = vxc_be16_at(&lv->c, 16);
+		l4->tcp_urg = vxc_be16_at(&lv->c, 18);
+		l4->tcp_hlen = (uint8_t)n;
+		/* the header is within the IP payload (need() above) */
+		l4->payload_len = l3->tot_len - l3->hdr_len - (uint32_t)n;
 		vxc_skip(&lv->c, n);
 		return 0;
 	case IPPROTO_ICMP_:
@@ -552,6 +563,39 @@ int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
 	return 0;
 }
 
+/* A Linux cooked header (libpcap's sll.h):
+ *   SLL   |pkttype (16)|hatype (16)|halen (16)|addr (8 bytes)|protocol (16)|
+ *   SLL2  |protocol (16)|reserved (16)|ifindex (32)|hatype (16)|pkttype (8)|
+ *         |halen (8)|addr (8 bytes)|
+ * into p->cooked, skipped. */
+static int parse_cooked(struct vxgbp_pkt *p, struct level *lv, int v2)
+{
+	struct vxgbp_cooked *k = &p->cooked;
+	size_t n = v2 ? 20 : 16, a = v2 ? 12 : 6;
+	int r;
+
+	if ((r = need(p, lv, n, v2 ? "sll2" : "sll")))
+		return r;
+	memset(k, 0, sizeof(*k));
+	k->version = v2 ? 2 : 1;
+	if (v2) {
+		k->proto = vxc_be16_at(&lv->c, 0);
+		k->ifindex = vxc_be32_at(&lv->c, 4);
+		k->hatype = vxc_be16_at(&lv->c, 8);
+		k->pkttype = vxc_u8_at(&lv->c, 10);
+		k->addr_len = vxc_u8_at(&lv->c, 11);
+	} else {
+		k->pkttype = vxc_be16_at(&lv->c, 0);
+		k->hatype = vxc_be16_at(&lv->c, 2);
+		k->addr_len = vxc_be16_at(&lv->c, 4);
+		k->proto = vxc_be16_at(&lv->c, 14);
+	}
+	k->addr = vxc_ptr_at(&lv->c, a, k->addr_len < 8 ? k->addr_len : 8);
+	p->has_cooked = 1;
+	vxc_skip(&lv->c, n);
+	return 0;
+}
+
 int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint16_t *et)
 {
 	uint8_t b0;
@@ -566,16 +610,10 @@ int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint1
 		*et = p->outer.l2.ethertype;
 		return 0;
 	case VXGBP_LINK_LINUX_SLL:
-		if ((r = need(p, lv, 16, "sll")))
-			return r;
-		*et = vxc_be16_at(&lv->c, 14);
-		vxc_skip(&lv->c, 16);
-		break;
 	case VXGBP_LINK_LINUX_SLL2:
-		if ((r = need(p, lv, 20, "sll2")))
+		if ((r = parse_cooked(p, lv, linktype == VXGBP_LINK_LINUX_SLL2)))
 			return r;
-		*et = vxc_be16_at(&lv->c, 0);
-		vxc_skip(&lv->c, 20);
+		*et = p->cooked.proto;
 		break;
 	case VXGBP_LINK_RAW:
 	case VXGBP_LINK_IPV4:

@@ -61,7 +61,7 @@ struct fast {
 	size_t end;      /* bytes the parse may read (capture and lengths) */
 	size_t tot, ulen, itot;
 	uint16_t frag, ifrag, dport, ucsum;
-	uint8_t iproto;
+	uint8_t iproto, tcp_hlen;
 	int udp_ok;
 };
 
@@ -131,9 +131,8 @@ VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c,
 		return n >= 8 && 84 + n <= 64 + f->itot;
 	}
 	if (f->iproto == IPPROTO_TCP_) {
-		size_t tcp_hlen = (size_t)(vxc_u8_at(c, 96) >> 4) * 4;
-
-		return tcp_hlen >= 20 && f->end >= FAST_MIN + tcp_hlen;
+		f->tcp_hlen = (uint8_t)((vxc_u8_at(c, 96) >> 4) * 4);
+		return f->tcp_hlen >= 20 && f->end >= FAST_MIN + (size_t)f->tcp_hlen;
 	}
 	return 1;
 }
@@ -148,6 +147,7 @@ VXC_INLINE void fill_inner_l4(struct vxgbp_l4 *l4, const struct vxc *c, const st
 		l4->sport = vxc_be16_at(c, 84);
 		l4->dport = vxc_be16_at(c, 86);
 		l4->len = vxc_be16_at(c, 88);
+		l4->payload_len = (uint32_t)l4->len - 8; /* >= 8: fast_inner() */
 		l4->csum = vxc_be16_at(c, 90);
 		break;
 	case IPPROTO_TCP_:
@@ -156,7 +156,12 @@ VXC_INLINE void fill_inner_l4(struct vxgbp_l4 *l4, const struct vxc *c, const st
 		l4->tcp_seq = vxc_be32_at(c, 88);
 		l4->tcp_ack = vxc_be32_at(c, 92);
 		l4->tcp_flags = vxc_u8_at(c, 97);
+		l4->tcp_win = vxc_be16_at(c, 98);
 		l4->csum = vxc_be16_at(c, 100);
+		l4->tcp_urg = vxc_be16_at(c, 102);
+		l4->tcp_hlen = f->tcp_hlen;
+		/* the header is within the IP length (fast_inner()) */
+		l4->payload_len = (uint32_t)(f->itot - 20 - f->tcp_hlen);
 		break;
 	default: /* ICMP: echo identifier / sequence when there are 8 bytes */
 		l4->icmp_type = vxc_u8_at(c, 84);
@@ -192,6 +197,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 	p->outer.l4.sport = vxc_be16_at(&c, 34);
 	p->outer.l4.dport = f.dport;
 	p->outer.l4.len = (uint16_t)f.ulen;
+	p->outer.l4.payload_len = (uint32_t)f.ulen - 8;
 	p->outer.l4.csum = f.ucsum;
 	p->udp_csum_ok = f.udp_ok;
 

@@ -117,10 +117,9 @@ static int parse_erspan(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_enca
 	if ((r = vxgbpi_need(p, lv, n, "erspan")))
 		return r;
 	w0 = vxc_be16_at(&lv->c, 0);
-	e->ver = (uint8_t)(w0 >> 12);
-	e->flags = w0 & 0x0fff; /* the mirrored frame's VLAN */
-	e->id = vxc_be16_at(&lv->c, 2) & 0x03ff;
-	e->has_id = 1;
+	e->erspan_ver = (uint8_t)(w0 >> 12);
+	e->erspan_vlan = w0 & 0x0fff; /* the mirrored frame's VLAN */
+	e->erspan_session = vxc_be16_at(&lv->c, 2) & 0x03ff;
 	if (e->kind == VXGBP_ENCAP_ERSPAN3 && (vxc_u8_at(&lv->c, 11) & ERSPAN3_O)) {
 		n += ERSPAN3_SUB_LEN;
 		if ((r = vxgbpi_need(p, lv, n, "erspan")))
@@ -151,6 +150,10 @@ int vxgbpi_parse_gre(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_encap *
 	n += (fl & GRE_S) ? 4 : 0;
 	if ((r = vxgbpi_need(p, lv, n, "gre")))
 		return r;
+	if (fl & (GRE_C | GRE_R)) {
+		e->gre_csum = vxc_be16_at(&lv->c, 4);
+		e->gre_off = vxc_be16_at(&lv->c, 6);
+	}
 	if (fl & GRE_K) {
 		e->id = vxc_be32_at(&lv->c, at);
 		e->has_id = 1;

@@ -1051,13 +1051,15 @@ END_TEST
 
 /* ---- the one-pass parser of the common shape (pkt_fast.c) ---- */
 
-/* Two parses agree byte for byte: everything up to the arrays, and the
- * entries of encap[] and nested[] their counts make valid. */
+/* Two parses agree byte for byte: everything up to the arrays, the
+ * entries of encap[] and nested[] their counts make valid, and the cooked
+ * header when there is one. */
 static int pkt_differ(const struct vxgbp_pkt *a, const struct vxgbp_pkt *b)
 {
 	return memcmp(a, b, offsetof(struct vxgbp_pkt, encap)) ||
 	       memcmp(a->encap, b->encap, a->n_encap * sizeof(a->encap[0])) ||
-	       memcmp(a->nested, b->nested, a->n_nested * sizeof(a->nested[0]));
+	       memcmp(a->nested, b->nested, a->n_nested * sizeof(a->nested[0])) ||
+	       (a->has_cooked && memcmp(&a->cooked, &b->cooked, sizeof(a->cooked)));
 }
 
 /* The same frame parsed both ways gives the same struct, byte for byte

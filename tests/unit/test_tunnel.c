@@ -188,7 +188,11 @@ START_TEST(test_gre)
 		CTX("GRE flags %#x", shapes[i].flags);
 		be16(g, shapes[i].flags);
 		be16(g + 2, 0x0800);
-		at += (shapes[i].flags & 0x8000) ? 4 : 0;
+		if (shapes[i].flags & 0x8000) { /* checksum and offset */
+			be16(g + 4, 0xabcd);
+			be16(g + 6, 0x0012);
+			at += 4;
+		}
 		if (shapes[i].flags & 0x2000) {
 			be32(g + at, 0xdeadbeef);
 			at += 4;
@@ -211,15 +215,20 @@ START_TEST(test_gre)
 		EXPECT_EQ(p.encap[0].id, (shapes[i].flags & 0x2000) ? 0xdeadbeef : 0);
 		EXPECT_EQ(p.encap[0].has_seq, !!(shapes[i].flags & 0x1000));
 		EXPECT_EQ(p.encap[0].seq, (shapes[i].flags & 0x1000) ? 7 : 0);
+		EXPECT_EQ(p.encap[0].flags, shapes[i].flags);
+		EXPECT_EQ(p.encap[0].gre_csum, (shapes[i].flags & 0x8000) ? 0xabcd : 0);
+		EXPECT_EQ(p.encap[0].gre_off, (shapes[i].flags & 0x8000) ? 0x0012 : 0);
+		EXPECT_EQ(p.encap[0].erspan_ver, 0);
 		EXPECT(!(p.have & VXGBP_HAVE_L2), "the VXLAN packet came with no Ethernet");
 	}
 }
 END_TEST
 
-/* ERSPAN type (1, 2, 3) around an Ethernet frame around the VXLAN packet. */
+/* ERSPAN type (1, 2, 3) around an Ethernet frame around the VXLAN packet,
+ * in GRE with a key (0x77) and, for II and III, a sequence number (99). */
 static size_t erspan_frame(unsigned type, int o_bit)
 {
-	uint8_t g[8] = { 0 }, e[20] = { 0 };
+	uint8_t g[12] = { 0 }, e[20] = { 0 };
 	size_t len = vxlan_packet(F), elen = 0;
 
 	wrap_eth(F, &len, 0x0800);
@@ -237,10 +246,11 @@ static size_t erspan_frame(unsigned type, int o_bit)
 	}
 	if (elen)
 		wrap(F, &len, e, elen);
-	be16(g, type == 1 ? 0 : 0x1000);
+	be16(g, type == 1 ? 0x2000 : 0x3000);
 	be16(g + 2, type == 3 ? 0x22eb : 0x88be);
-	be32(g + 4, 99);
-	wrap(F, &len, g, type == 1 ? 4 : 8);
+	be32(g + 4, 0x77);
+	be32(g + 8, 99);
+	wrap(F, &len, g, type == 1 ? 8 : 12);
 	wrap_ipv4(F, &len, 47, 1, 0);
 	wrap_eth(F, &len, 0x0800);
 	return len;
@@ -262,11 +272,20 @@ START_TEST(test_erspan)
 			parse_all(F, len, &o, &p);
 			expect_found(&p, 1);
 			EXPECT_EQ(p.encap[0].kind, kinds[type]);
-			EXPECT_EQ(p.encap[0].hdr_len, (type == 1 ? 4 : 8) +
+			EXPECT_EQ(p.encap[0].hdr_len, (type == 1 ? 8 : 12) +
 				  (type == 2 ? 8 : type == 3 ? (ob ? 20 : 12) : 0));
-			EXPECT_EQ(p.encap[0].id, type == 2 ? 5 : type == 3 ? 1023 : 0);
-			EXPECT_EQ(p.encap[0].has_id, type != 1);
-			EXPECT_EQ(p.encap[0].flags, type == 1 ? 0 : 42);
+			/* the GRE header, intact */
+			EXPECT_EQ(p.encap[0].flags, type == 1 ? 0x2000 : 0x3000);
+			EXPECT_EQ(p.encap[0].ver, 0);
+			EXPECT_EQ(p.encap[0].has_id, 1);
+			EXPECT_EQ(p.encap[0].id, 0x77);
+			EXPECT_EQ(p.encap[0].has_seq, type != 1);
+			EXPECT_EQ(p.encap[0].seq, type == 1 ? 0 : 99);
+			EXPECT_EQ(p.encap[0].proto, type == 3 ? 0x22eb : 0x88be);
+			/* the ERSPAN header */
+			EXPECT_EQ(p.encap[0].erspan_ver, type == 1 ? 0 : type - 1);
+			EXPECT_EQ(p.encap[0].erspan_session, type == 2 ? 5 : type == 3 ? 1023 : 0);
+			EXPECT_EQ(p.encap[0].erspan_vlan, type == 1 ? 0 : 42);
 			EXPECT(p.have & VXGBP_HAVE_L2, "the mirrored frame's Ethernet");
 		}
 	}

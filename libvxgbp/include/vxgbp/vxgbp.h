@@ -392,7 +392,12 @@ struct vxgbp_l3 {
 	uint16_t calipso_len;
 	/* ARP (when ethertype is 0x0806 and not IP) */
 	uint16_t arp_op;
+	uint16_t arp_hrd;      /* hardware type (1 Ethernet) */
+	uint16_t arp_pro;      /* protocol type, an ethertype (0x0800) */
+	uint8_t arp_hln, arp_pln; /* hardware / protocol address lengths */
 	const uint8_t *arp_spa, *arp_tpa; /* IPv4 ARP only */
+	const uint8_t *arp_sha, *arp_tha; /* sender / target hardware address,
+	                          arp_hln (6) bytes; with arp_spa only */
 };
 
 struct vxgbp_l4 {
@@ -404,6 +409,11 @@ struct vxgbp_l4 {
 	uint8_t tcp_flags;
 	uint32_t tcp_seq, tcp_ack;
 	uint8_t icmp_type, icmp_code;
+	uint16_t tcp_win;      /* TCP window */
+	uint16_t tcp_urg;      /* TCP urgent pointer */
+	uint8_t tcp_hlen;      /* TCP data offset in bytes (20..60) */
+	uint32_t payload_len;  /* TCP: bytes after the TCP header as the IP
+	                          length says; UDP: the UDP length less 8 */
 };
 
 struct vxgbp_layers {
@@ -443,14 +453,20 @@ struct vxgbp_encap {
 	                          header, Geneve with options, all MPLS labels) */
 	uint16_t proto;        /* what it carries, as an ethertype: 0x6558
 	                          Ethernet, 0x0800, 0x86dd, 0x8847 */
-	uint16_t flags;        /* GRE: the flags and version word; Geneve: its
-	                          first 16 bits; ERSPAN: VLAN (12 bits) */
-	uint8_t ver;           /* GRE 0, ERSPAN 1/2 (II/III), Geneve 0, MPLS labels */
+	uint16_t flags;        /* GRE (ERSPAN too): the flags and version word;
+	                          Geneve: its first 16 bits */
+	uint8_t ver;           /* GRE (ERSPAN too) 0, Geneve 0, MPLS labels */
 	uint8_t has_id, has_seq;
-	uint32_t id;           /* GRE key, ERSPAN session ID (10 bits), Geneve
-	                          VNI, MPLS top label */
+	uint32_t id;           /* GRE (ERSPAN too) key, Geneve VNI, MPLS top
+	                          label */
 	uint32_t seq;          /* GRE sequence number */
 	uint16_t opt_len;      /* Geneve option bytes */
+	uint16_t gre_csum, gre_off; /* GRE with C or R set: checksum and
+	                          offset as sent (0 without) */
+	/* ERSPAN II and III (0 for the other kinds) */
+	uint8_t erspan_ver;    /* the ERSPAN Ver field: 1 type II, 2 type III */
+	uint16_t erspan_vlan;  /* the mirrored frame's VLAN (12 bits) */
+	uint16_t erspan_session; /* session ID (10 bits) */
 };
 
 /* Bits of vxgbp_pkt.have: how far the parse got. */
@@ -485,8 +501,10 @@ struct vxgbp_pkt {
 	uint8_t n_encap;       /* valid entries of encap[] */
 	uint8_t n_nested;      /* valid entries of nested[] */
 	int nsh_off;           /* GPE carrying NSH (RFC 8300): its header; -1 */
+	uint8_t has_cooked;    /* 1: cooked below holds the capture's Linux
+	                          cooked (SLL, SLL2) header */
 	/* Not cleared by a parse beyond the counts above: read only the first
-	 * n_encap / n_nested entries. */
+	 * n_encap / n_nested entries, cooked only with has_cooked. */
 	struct vxgbp_encap encap[VXGBP_MAX_ENCAP];
 	struct vxgbp_nested {
 		int off;               /* this VXLAN header */
@@ -501,6 +519,18 @@ struct vxgbp_pkt {
 		                          (frame.truncated/malformed: also in
 		                          the frame's findings) */
 	} nested[VXGBP_MAX_NESTED];
+	/* A Linux cooked link header (libpcap's LINKTYPE_LINUX_SLL, _SLL2):
+	 * what it says of the frame; VLAN tags after it are in outer.l2. */
+	struct vxgbp_cooked {
+		uint8_t version;       /* 1 SLL, 2 SLL2 */
+		uint16_t pkttype;      /* 0 to us, 1 broadcast, 2 multicast,
+		                          3 to another host, 4 sent by us */
+		uint16_t hatype;       /* ARPHRD_* (1 Ethernet, 772 loopback) */
+		uint16_t proto;        /* the protocol field as sent */
+		uint16_t addr_len;     /* link-layer address length as sent */
+		uint32_t ifindex;      /* SLL2: the interface index; SLL: 0 */
+		const uint8_t *addr;   /* min(addr_len, 8) bytes into the frame */
+	} cooked;
 };
 
 struct vxgbp_parse_opts {
