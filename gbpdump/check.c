@@ -224,6 +224,16 @@ static int describe_hdr(const struct gd_check *c, unsigned r, const struct hview
  * len 92)". */
 static void describe_err(const struct vxgbp_pkt *p, struct occ *o, const char *pre)
 {
+	if (!p->err) { /* the walk stopped at its bound: at the last layer */
+		const struct vxgbp_encap *e = p->n_encap ? &p->encap[p->n_encap - 1] : NULL;
+
+		o->off = e ? e->off + e->hdr_len : -1;
+		snprintf(o->what, sizeof(o->what),
+			 "%sthe walk stopped after %u tunnel layers (its bound) at byte %d "
+			 "(caplen %u, len %u)", pre, (unsigned)p->n_encap, o->off,
+			 p->caplen, p->wirelen);
+		return;
+	}
 	o->off = p->err_off;
 	snprintf(o->what, sizeof(o->what), "%s%s %s at byte %d (caplen %u, len %u)", pre,
 		 p->err_layer ? p->err_layer : "frame",
@@ -408,8 +418,8 @@ static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 }
 
 /* A frame the parse gave up on before it found a VXLAN header: it cannot
- * be judged.  frame.unjudged, and its own error (frame.truncated or
- * frame.malformed) at that rule's level. */
+ * be judged.  frame.unjudged, and what stopped it (frame.truncated or
+ * frame.malformed, or tunnel.depth) at that rule's level. */
 static void add_unjudged(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p)
 {
@@ -419,27 +429,16 @@ static void add_unjudged(struct gd_check *c, const struct gd_rec *rec,
 		add(c, VXGBP_R_MALFORMED, rec, p, NULL, NULL);
 	if (p->findings & VXGBP_RB(VXGBP_R_TRUNCATED))
 		add(c, VXGBP_R_TRUNCATED, rec, p, NULL, NULL);
-}
-
-/* The findings of the first VXLAN header and the layers around it.
- * p->findings holds every header's (the nested ones' too, each also in its
- * nested[].findings): a rule a nested header has is counted there, and
- * here only when the first header breaks it itself (its header rules, from
- * libvxgbp's own check of that header).  A non-header rule found at both
- * levels is counted once per nested header that has it. */
-static uint64_t first_findings(const struct vxgbp_pkt *p)
-{
-	uint64_t nested = 0, own;
-
-	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
-		nested |= p->nested[i].findings;
-	own = p->vx_kind == VXGBP_VX_GPE ? vxgbp_gpe_check(&p->vx, 1) : vxgbp_hdr_check(&p->vx);
-	return p->findings & (~nested | own);
+	if (p->findings & VXGBP_RB(VXGBP_R_DEPTH))
+		add(c, VXGBP_R_DEPTH, rec, p, NULL, NULL);
 }
 
 int check_unjudged(const struct vxgbp_pkt *p)
 {
-	return p->err != 0 && !(p->have & VXGBP_HAVE_VXLAN);
+	/* stopped by an error, or by the walk's bound (tunnel.depth), before
+	 * a VXLAN header */
+	return (p->err != 0 || (p->findings & VXGBP_RB(VXGBP_R_DEPTH))) &&
+	       !(p->have & VXGBP_HAVE_VXLAN);
 }
 
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
@@ -453,7 +452,8 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	add_findings(c, rec, p, &hv, first_findings(p));
+	/* the first header's and the frame's; a nested header's are below */
+	add_findings(c, rec, p, &hv, p->findings);
 	/* Cross-frame findings, in the order the tracker found them. */
 	for (unsigned i = 0; x && i < x->n_hits; i++)
 		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);
