@@ -231,10 +231,14 @@ static enum vxgbp_udp_kind carries_vxlan(const struct vxgbp_layers *ls, unsigned
 static int parse_nested(struct vxgbp_pkt *p, struct level *lv,
 			const struct vxgbp_layers *from, enum vxgbp_udp_kind k)
 {
-	struct vxgbp_nested *n = &p->nested[p->n_nested++];
+	struct vxgbp_nested *n;
 	uint64_t before = p->findings, hf;
 	int r;
 
+	/* a header that is not there is no nested header: only the error */
+	if ((r = vxgbpi_need(p, lv, VXGBP_HDR_LEN, "nested-vxlan")))
+		return r;
+	n = &p->nested[p->n_nested++];
 	memset(n, 0, sizeof(*n));
 	vxgbpi_layers_init(&n->inner);
 	n->ip_version = from->l3.version;
@@ -242,8 +246,6 @@ static int parse_nested(struct vxgbp_pkt *p, struct level *lv,
 	n->ip_dst = from->l3.dst;
 	n->sport = from->l4.sport;
 	n->dport = from->l4.dport;
-	if ((r = vxgbpi_need(p, lv, VXGBP_HDR_LEN, "nested-vxlan")))
-		return r;
 	n->off = (int)lv->c.pos;
 	vxgbp_hdr_decode(&n->vx, vxc_ptr_at(&lv->c, 0, VXGBP_HDR_LEN), VXGBP_HDR_LEN);
 	vxc_skip(&lv->c, VXGBP_HDR_LEN);
