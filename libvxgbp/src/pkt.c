@@ -429,12 +429,18 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 		if ((r = need(p, lv, 8, layer)))
 			return r;
 		n = vxc_be16_at(&lv->c, 4);
+		if (n == 0 && !l3->more_frags && lv->wire_end > lv->c.pos + IP_MAX_LEN) {
+			/* a UDP GSO packet over 64 KiB (BIG TCP through a
+			 * tunnel): length 0, the IP header's length counts */
+			n = lv->wire_end - lv->c.pos;
+			p->findings |= VXGBP_RB(VXGBP_R_GSO_LENGTH);
+		}
 		if (n < 8 || (!l3->more_frags && lv->c.pos + n > lv->wire_end))
 			return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
 		l4->off = (int)lv->c.pos;
 		l4->sport = vxc_be16_at(&lv->c, 0);
 		l4->dport = vxc_be16_at(&lv->c, 2);
-		l4->len = (uint16_t)n;
+		l4->len = (uint32_t)n;
 		l4->payload_len = (uint32_t)n - 8;
 		l4->csum = vxc_be16_at(&lv->c, 6);
 		if (!lv->inner && !lv->no_csum && !l3->more_frags && l4->csum)

@@ -196,7 +196,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 	p->outer.l4.proto = IPPROTO_UDP_;
 	p->outer.l4.sport = vxc_be16_at(&c, 34);
 	p->outer.l4.dport = f.dport;
-	p->outer.l4.len = (uint16_t)f.ulen;
+	p->outer.l4.len = (uint32_t)f.ulen;
 	p->outer.l4.payload_len = (uint32_t)f.ulen - 8;
 	p->outer.l4.csum = f.ucsum;
 	p->udp_csum_ok = f.udp_ok;

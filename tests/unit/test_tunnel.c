@@ -517,6 +517,24 @@ START_TEST(test_big_tcp)
 	CTX("IPv4 total length 0 where 64 KiB would do: malformed");
 	EXPECT_EQ(vxgbp_pkt_parse(&p, F, 1000, 1000, &o), VXGBP_E_MALFORMED);
 
+	CTX("UDP length 0: BIG TCP through a VXLAN tunnel");
+	memset(F, 0, data);
+	len = data;
+	wrap(F, &len, tcp, sizeof(tcp));
+	wrap_ipv4(F, &len, 6, 1, 1);
+	wrap_eth(F, &len, 0x0800);
+	wrap_vxlan(F, &len, VXGBP_F_G | VXGBP_F_I, 0x100, 100);
+	wrap_udp(F, &len, 50000, VXGBP_PORT_IANA);
+	be16(F + 4, 0);
+	wrap_ipv4(F, &len, 17, 10, 1);
+	wrap_eth(F, &len, 0x0800);
+	parse_all(F, len, &o, &p);
+	EXPECT(p.have & VXGBP_HAVE_VXLAN, "no VXLAN header");
+	EXPECT_EQ(p.outer.l4.len, len - 34);
+	EXPECT_EQ(p.inner.l3.tot_len, len - 64);
+	EXPECT_EQ(p.inner.l4.dport, 80);
+	EXPECT_EQ(p.findings, VXGBP_RB(VXGBP_R_GSO_LENGTH));
+
 	CTX("IPv6 jumbogram");
 	memset(F, 0, data);
 	len = data;

@@ -404,7 +404,8 @@ struct vxgbp_l4 {
 	int off;               /* start of the TCP/UDP/ICMP header; -1 */
 	uint8_t proto;         /* 6, 17, 1, 58 ... */
 	uint16_t sport, dport; /* TCP/UDP */
-	uint16_t len;          /* UDP length */
+	uint32_t len;          /* UDP length (0 on the wire in a GSO packet over
+	                          64 KiB: the length the IP header gives) */
 	uint16_t csum;         /* as on the wire */
 	uint8_t tcp_flags;
 	uint32_t tcp_seq, tcp_ack;
