@@ -896,6 +896,15 @@ def mode_tunnels(args):
         return cap, pdml_frames(args, cap, AS_GBPDUMP), gbpdump_frames(args, cap)
     for cap, rows, dump in parallel(one, caps):
         name = os.path.basename(cap)
+        # past the walk's bound (6 tunnel layers before the first VXLAN
+        # header) gbpdump finds no VXLAN and says tunnel.depth; Wireshark
+        # walks on: such frames are a documented limit, not compared
+        beyond = {fr for fr, d in dump.items() if d.get("vxlan") is None
+                  and "tunnel.depth" in (d.get("findings") or [])}
+        rows = {fr: o for fr, o in rows.items() if fr not in beyond}
+        dump = {fr: d for fr, d in dump.items() if fr not in beyond}
+        if not rows:
+            continue
         check_builtin(name, rows)
         check_expert(name, rows, known)
         check_gbpdump(name, rows, dump, strict=True)
