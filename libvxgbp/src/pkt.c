@@ -493,16 +493,6 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
 	}
 }
 
-void vxgbpi_layers_init(struct vxgbp_layers *ls)
-{
-	ls->l2.off = -1;
-	ls->l3.off = -1;
-	ls->l3.opt_off = -1;
-	ls->l3.cipso_off = -1;
-	ls->l3.calipso_off = -1;
-	ls->l4.off = -1;
-}
-
 /* What a frame is before its parse: all zero, no layer (offsets -1),
  * nothing verified; the encap[] and nested[] arrays are left as they are
  * (their counts say what is valid).  Zeroed 64 bytes a step: one memset() of the whole

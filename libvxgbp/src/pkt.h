@@ -57,7 +57,16 @@ int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n, const cha
 void vxgbpi_declare_len(struct level *lv, size_t n);
 
 /* pkt.c: the layers one at a time, at the cursor. */
-void vxgbpi_layers_init(struct vxgbp_layers *ls);
+/* A level with no layer yet (offsets -1); inline: every parse runs it */
+static inline void vxgbpi_layers_init(struct vxgbp_layers *ls)
+{
+	ls->l2.off = -1;
+	ls->l3.off = -1;
+	ls->l3.opt_off = -1;
+	ls->l3.cipso_off = -1;
+	ls->l3.calipso_off = -1;
+	ls->l4.off = -1;
+}
 int vxgbpi_parse_eth(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l2 *l2);
 /* L3 and L4 of one level, given its ethertype (others: nothing, 0). */
 int vxgbpi_parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layers *ls,

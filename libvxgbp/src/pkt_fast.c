@@ -123,10 +123,13 @@ VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c,
 		return 0;
 	if (f->iproto == IPPROTO_UDP_) {
 		size_t n = vxc_be16_at(c, 88);
+		uint16_t d = vxc_be16_at(c, 86);
 
-		/* VXLAN in VXLAN: pkt.c walks the nested header */
-		if (!(o->flags & VXGBP_PARSE_NO_WALK) &&
-		    vxgbp_udp_kind(o, vxc_be16_at(c, 86)) != VXGBP_UDP_OTHER)
+		/* VXLAN in VXLAN: pkt_walk.c walks the nested header (the
+		 * default ports tested inline: most inner UDP is not VXLAN) */
+		if ((d == VXGBP_PORT_IANA || d == VXGBP_PORT_LINUX || d == VXGBP_PORT_GPE ||
+		     o->n_ports) && !(o->flags & VXGBP_PARSE_NO_WALK) &&
+		    vxgbp_udp_kind(o, d) != VXGBP_UDP_OTHER)
 			return 0;
 		return n >= 8 && 84 + n <= 64 + f->itot;
 	}

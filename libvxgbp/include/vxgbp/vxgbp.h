@@ -369,52 +369,53 @@ struct vxgbp_l2 {
 };
 
 struct vxgbp_l3 {
-	int off;               /* start of the IP header (-1: none) */
-	uint8_t version;       /* 4 or 6; 0 when not IP */
-	uint8_t proto;         /* IPv4 protocol / IPv6 last next-header */
-	uint8_t ttl;           /* TTL / hop limit */
-	uint8_t tos;           /* TOS / traffic class */
-	uint16_t hdr_len;      /* IPv4 IHL*4 / IPv6 40 + extension headers */
-	uint32_t tot_len;      /* IPv4 total length / IPv6 40 + payload length
-	                          (BIG TCP: from the capture or the jumbogram) */
-	uint16_t ip_id;        /* IPv4 only */
-	uint16_t frag_off;     /* fragment offset in bytes */
-	uint8_t more_frags;
-	uint8_t dont_frag;
-	uint32_t flow_label;   /* IPv6 only */
+	/* (ordered by size: a parse clears the struct, every byte counts) */
 	const uint8_t *src;    /* 4 or 16 bytes, into the frame */
 	const uint8_t *dst;
+	const uint8_t *arp_spa, *arp_tpa; /* IPv4 ARP only */
+	const uint8_t *arp_sha, *arp_tha; /* sender / target hardware address,
+	                          arp_hln (6) bytes; with arp_spa only */
+	int off;               /* start of the IP header (-1: none) */
+	uint32_t tot_len;      /* IPv4 total length / IPv6 40 + payload length
+	                          (BIG TCP: from the capture or the jumbogram) */
+	uint32_t flow_label;   /* IPv6 only */
 	int opt_off;           /* IPv4 options / IPv6 hop-by-hop header; -1: none */
-	uint16_t opt_len;
 	int cipso_off;         /* IPv4 CIPSO option (type 134) incl. type/len; -1 */
-	uint16_t cipso_len;
 	int calipso_off;       /* IPv6 CALIPSO option (type 7) incl. type/len; -1 */
+	uint16_t hdr_len;      /* IPv4 IHL*4 / IPv6 40 + extension headers */
+	uint16_t ip_id;        /* IPv4 only */
+	uint16_t frag_off;     /* fragment offset in bytes */
+	uint16_t opt_len;
+	uint16_t cipso_len;
 	uint16_t calipso_len;
 	/* ARP (when ethertype is 0x0806 and not IP) */
 	uint16_t arp_op;
 	uint16_t arp_hrd;      /* hardware type (1 Ethernet) */
 	uint16_t arp_pro;      /* protocol type, an ethertype (0x0800) */
 	uint8_t arp_hln, arp_pln; /* hardware / protocol address lengths */
-	const uint8_t *arp_spa, *arp_tpa; /* IPv4 ARP only */
-	const uint8_t *arp_sha, *arp_tha; /* sender / target hardware address,
-	                          arp_hln (6) bytes; with arp_spa only */
+	uint8_t version;       /* 4 or 6; 0 when not IP */
+	uint8_t proto;         /* IPv4 protocol / IPv6 last next-header */
+	uint8_t ttl;           /* TTL / hop limit */
+	uint8_t tos;           /* TOS / traffic class */
+	uint8_t more_frags;
+	uint8_t dont_frag;
 };
 
 struct vxgbp_l4 {
 	int off;               /* start of the TCP/UDP/ICMP header; -1 */
-	uint8_t proto;         /* 6, 17, 1, 58 ... */
-	uint16_t sport, dport; /* TCP/UDP */
 	uint32_t len;          /* UDP length (0 on the wire in a GSO packet over
 	                          64 KiB: the length the IP header gives) */
-	uint16_t csum;         /* as on the wire */
-	uint8_t tcp_flags;
 	uint32_t tcp_seq, tcp_ack;
-	uint8_t icmp_type, icmp_code;
-	uint16_t tcp_win;      /* TCP window */
-	uint16_t tcp_urg;      /* TCP urgent pointer */
-	uint8_t tcp_hlen;      /* TCP data offset in bytes (20..60) */
 	uint32_t payload_len;  /* TCP: bytes after the TCP header as the IP
 	                          length says; UDP: the UDP length less 8 */
+	uint16_t sport, dport; /* TCP/UDP */
+	uint16_t csum;         /* as on the wire */
+	uint16_t tcp_win;      /* TCP window */
+	uint16_t tcp_urg;      /* TCP urgent pointer */
+	uint8_t proto;         /* 6, 17, 1, 58 ... */
+	uint8_t tcp_flags;
+	uint8_t tcp_hlen;      /* TCP data offset in bytes (20..60) */
+	uint8_t icmp_type, icmp_code;
 };
 
 struct vxgbp_layers {
