@@ -205,7 +205,8 @@ static void fill_ipv6(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t prot
 			o += JUMBO_OPT_LEN;
 			pad -= JUMBO_OPT_LEN;
 		}
-		memcpy(o, ip->options, ip->options_len);
+		if (ip->options_len) /* options may be NULL with a jumbo option alone */
+			memcpy(o, ip->options, ip->options_len);
 		/* the rest is Pad1 or PadN (RFC 8200 sec. 4.2) */
 		if (pad > 1) {
 			o[ip->options_len] = 1;
