@@ -306,6 +306,10 @@ static int parse_vxlan(struct vxgbp_pkt *p, struct level *lv,
 	return walk_nested(p, lv, o);
 }
 
+/* What vxgbp_parse_opts_init() gives (Ethernet, the default ports): the
+ * options of a caller that passes none.  Constant. */
+static const struct vxgbp_parse_opts default_opts = { .linktype = VXGBP_LINK_ETHERNET };
+
 /* Start a parse: p cleared, lengths recorded (wirelen never below caplen).
  * VXGBP_E_INVAL for a buffer the parser cannot take. */
 static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t caplen,
@@ -329,15 +333,12 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts)
 {
-	struct vxgbp_parse_opts defaults;
 	struct level lv;
 	uint16_t et = 0;
 	int r;
 
-	if (!opts) {
-		vxgbp_parse_opts_init(&defaults);
-		opts = &defaults;
-	}
+	if (!opts)
+		opts = &default_opts;
 	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
 		return r;
 	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
@@ -351,14 +352,11 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 			  size_t wirelen, const struct vxgbp_parse_opts *opts)
 {
-	struct vxgbp_parse_opts defaults;
 	struct level lv;
 	int r;
 
-	if (!opts) {
-		vxgbp_parse_opts_init(&defaults);
-		opts = &defaults;
-	}
+	if (!opts)
+		opts = &default_opts;
 	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
 		return r;
 	return parse_vxlan(p, &lv, opts, (opts->flags & VXGBP_PARSE_GPE) != 0);
@@ -367,14 +365,11 @@ int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 			  size_t wirelen, const struct vxgbp_parse_opts *opts)
 {
-	struct vxgbp_parse_opts defaults;
 	struct level lv;
 	int r;
 
-	if (!opts) {
-		vxgbp_parse_opts_init(&defaults);
-		opts = &defaults;
-	}
+	if (!opts)
+		opts = &default_opts;
 	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
 		return r;
 	if ((r = parse_payload(p, &lv, VXGBP_VX_VXLAN, NULL, &p->inner)))
