@@ -6,7 +6,10 @@
 # base commit (tag vxgbp-base), then builds tinyconfig + qemu/vxgbp.config
 # (built-in drivers only, no modules) for the base tree and again after each
 # patch of kernel-series/series is applied with `git am` - incrementally, in
-# one object tree, through ccache.  Results are cached under
+# one object tree, through ccache.  kernel-series/series names the patches
+# of both series (net/..., then net-next/...) relative to kernel-series/;
+# $outdir/stage-patches maps each stage to its patch (qemu/fixes maps
+# patches to fix ids).  Results are cached under
 #   $VXGBP_CACHE/kernels/<key>/bzImage-NN-<name>
 # where key = sha256(series files + config fragment + this script), so the
 # kernels are rebuilt only when one of those changes.
@@ -137,26 +140,31 @@ build_stage() { # $1 = stage name
 	log "stage $1 built in $(( $(date +%s) - ts ))s ($(stat -c %s "$tmpout/bzImage-$1") bytes)"
 }
 build_stage 00-base
+echo "00-base -" >"$tmpout/stage-patches"
 n=0
 prev=00-base
 for p in $(series_files | tail -n +2); do
 	n=$((n + 1))
 	name=$(printf '%02d-%s' "$n" "$(basename "$p" .patch | sed 's/^[0-9]*-//' | cut -c1-40)")
 	git -C "$tree" am -q --keep-cr "$p"
-	if git -C "$tree" diff --name-only HEAD~1 HEAD | grep -qv '^tools/'; then
+	if git -C "$tree" diff --name-only HEAD~1 HEAD | grep -qv '^\(tools\|Documentation\)/'; then
 		build_stage "$name"
 	else
 		cp "$tmpout/bzImage-$prev" "$tmpout/bzImage-$name"
 		echo "$name" >>"$tmpout/stages"
-		log "stage $name changes only tools/, kernel of $prev reused"
+		log "stage $name changes only tools/ or Documentation/, kernel of $prev reused"
 	fi
+	echo "$name ${p#"$series_dir"/}" >>"$tmpout/stage-patches"
 	prev=$name
 done
 git -C "$tree" log --oneline vxgbp-base..HEAD >"$tmpout/commits"
 # the selftest of the series, for the guests (qemu/scenarios/selftest.sh)
+# (it sources forwarding/lib.sh, which sources ../lib.sh)
 if [ -f "$tree/tools/testing/selftests/net/vxlan_gbp.sh" ]; then
-	mkdir -p "$tmpout/selftests"
-	cp "$tree/tools/testing/selftests/net/vxlan_gbp.sh" "$tree/tools/testing/selftests/net/lib.sh" "$tmpout/selftests/"
+	st=$tree/tools/testing/selftests/net
+	mkdir -p "$tmpout/selftests/forwarding"
+	cp "$st/vxlan_gbp.sh" "$st/lib.sh" "$tmpout/selftests/"
+	cp "$st/forwarding/lib.sh" "$tmpout/selftests/forwarding/"
 fi
 mkmake -s kernelrelease >"$tmpout/kernelrelease" 2>/dev/null || true
 ln -sf "bzImage-$prev" "$tmpout/bzImage"
