@@ -1,52 +1,85 @@
 #!/bin/bash
 # run.sh - boot the vxgbp test guests for one scenario and judge it.
 #
-# usage: run.sh [-k STAGE|BZIMAGE] [-o OUTDIR] [-a auto|kvm|tcg] [-n GUESTS] SCENARIO
-#   -k  a stage of the kernel build (00-base, 01-..., "patched" = last,
-#       "unpatched" = 00-base) or a bzImage path; default: patched
+# usage: run.sh [-k KERNEL] [-K hN=STAGE]... [-o OUTDIR] [-a auto|kvm|tcg] [-n GUESTS] SCENARIO
+#   -k  the kernel of every guest: a stage of the kernel build (00-base,
+#       01-..., a prefix such as 03, "patched" = last, "unpatched" = 00-base)
+#       or a bzImage path; default: patched.  "h1=A,h2=B" gives each guest
+#       its own kernel (mixed deployments); -K h2=B does the same for one.
 #   -o  where console logs, wire-h<N>.pcap and result.txt go
-#       (default: $VXGBP_CACHE/runs/SCENARIO-STAGE)
+#       (default: $VXGBP_CACHE/runs/SCENARIO-STAGE, or SCENARIO-A+B)
 #   -a  accelerator; auto probes KVM with a real tiny boot and falls back to TCG
 #   -n  number of guests (default: the "# guests: N" line of the scenario, else 2)
-# Guests are joined only by QEMU dgram netdevs on 127.0.0.1; every guest's
-# netdev has a filter-dump (wire-h<N>.pcap).  A scenario may ship
-# scenarios/SCENARIO.host, run on the host afterwards with OUT, STAGE_NUM,
-# KDIR and PORT_H<N> set (it can also inject frames while the guests run by
-# waiting for "VXGBP-READY" in $OUT/console-h<N>.log).
+# Each guest learns the fixes its kernel carries (ids of qemu/fixes, from
+# $kdir/stage-patches) as vxgbp.fixes=a,b,c ("none"); a bzImage path gets
+# $VXGBP_FIXES (default: every id).  Guests are joined only by QEMU dgram
+# netdevs on 127.0.0.1; every guest's netdev has a filter-dump
+# (wire-h<N>.pcap).  A scenario may ship scenarios/SCENARIO.host, run on
+# the host during the boot and afterwards with OUT, KDIR, PORT_H<N>,
+# FIXES (h1's), FIXES_H<N>, STAGE_NAME (h1's), STAGE_NAME_H<N> set (it can
+# inject frames while the guests run by waiting for "VXGBP-READY" in
+# $OUT/console-h<N>.log).
 # Exit 0 = PASS.  Prints its own timing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${VXGBP_CACHE:-/var/cache/vxgbp}
+. "$here/guest/host-lib.sh"
 kernel=patched outdir="" accel=${VXGBP_ACCEL:-auto} nguests=""
-while getopts k:o:a:n: opt; do
+declare -A kspec=()
+usage() { sed -n '2,24p' "$0" >&2; exit 2; }
+while getopts k:K:o:a:n: opt; do
 	case $opt in
-	k) kernel=$OPTARG ;; o) outdir=$OPTARG ;; a) accel=$OPTARG ;; n) nguests=$OPTARG ;;
-	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	k) kernel=$OPTARG ;;
+	K) case "$OPTARG" in h[0-9]=*) kspec[${OPTARG%%=*}]=${OPTARG#*=} ;; *) usage ;; esac ;;
+	o) outdir=$OPTARG ;; a) accel=$OPTARG ;; n) nguests=$OPTARG ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || usage
 scen=$1
 [ -f "$here/scenarios/$scen.sh" ] || { echo "run: no scenario $scen" >&2; exit 2; }
 T0=$(date +%s.%N)
 elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+[ -n "$nguests" ] || nguests=$(sed -n 's/^# guests: *\([0-9]\).*/\1/p' "$here/scenarios/$scen.sh")
+[ -n "$nguests" ] || nguests=2
 
-# --- kernel ---------------------------------------------------------------
+# --- kernels ------------------------------------------------------------------
+# -k h1=A,h2=B or -k A; -K hN=X overrides
+default_k=$kernel
+case "$kernel" in
+h[0-9]=*)
+	default_k=patched
+	IFS=, read -ra parts <<<"$kernel"
+	for p in "${parts[@]}"; do
+		case "$p" in h[0-9]=*) [ -n "${kspec[${p%%=*}]:-}" ] || kspec[${p%%=*}]=${p#*=} ;; *) usage ;; esac
+	done ;;
+esac
 kdir=$("$here/build-kernel.sh" --print-dir)
-if [ -f "$kernel" ]; then
-	bz=$kernel stage_name=custom stage_num=${VXGBP_STAGE:-99}
-else
+all_ids=$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = "," }' "$here/fixes")
+declare -A bz=() sname=() sfix=()
+for i in $(seq 1 "$nguests"); do
+	k=${kspec[h$i]:-$default_k}
+	if [ -f "$k" ]; then
+		bz[h$i]=$k sname[h$i]=custom sfix[h$i]=${VXGBP_FIXES:-$all_ids}
+		continue
+	fi
 	[ -f "$kdir/done" ] || kdir=$("$here/build-kernel.sh" | tail -1) || { echo "run: kernel build failed" >&2; exit 2; }
-	case "$kernel" in
-	patched) stage_name=$(tail -1 "$kdir/stages") ;;
-	unpatched) stage_name=00-base ;;
-	*) stage_name=$(grep -m1 "^$kernel" "$kdir/stages" || true) ;;
+	case "$k" in
+	patched) s=$(tail -1 "$kdir/stages") ;;
+	unpatched) s=00-base ;;
+	*) s=$(grep -m1 "^$k" "$kdir/stages" || true) ;;
 	esac
-	[ -n "$stage_name" ] || { echo "run: no kernel stage $kernel in $kdir/stages" >&2; exit 2; }
-	bz=$kdir/bzImage-$stage_name
-	stage_num=$((10#${stage_name%%-*}))
-fi
-[ -n "$outdir" ] || outdir=$cache/runs/$scen-$stage_name
+	[ -n "$s" ] || { echo "run: no kernel stage $k in $kdir/stages" >&2; exit 2; }
+	bz[h$i]=$kdir/bzImage-$s sname[h$i]=$s sfix[h$i]=$(fixes_of "$kdir" "$s")
+done
+stage_name=${sname[h1]}
+if [ "$stage_name" = custom ]; then stage_num=${VXGBP_STAGE:-99}; else stage_num=$((10#${stage_name%%-*})); fi
+label=$stage_name
+for i in $(seq 2 "$nguests"); do [ "${sname[h$i]}" = "$stage_name" ] || label=$label+${sname[h$i]}; done
+for i in $(seq 1 "$nguests"); do export "FIXES_H$i=${sfix[h$i]}" "STAGE_NAME_H$i=${sname[h$i]}"; done
+export FIXES=${sfix[h1]}
+[ -n "$outdir" ] || outdir=$cache/runs/$scen-$label
 rm -rf "$outdir"; mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 
@@ -55,7 +88,8 @@ extra=()
 [ -d "$kdir/selftests" ] && extra+=(-f "$kdir/selftests:/selftests/net")
 [ -f "$here/scenarios/$scen.progs" ] && extra+=(-x "$here/scenarios/$scen.progs")
 rdkey=$( { cat "$here/mkinitramfs.sh" "$here/guest/"* "$here/scenarios/"*.* 2>/dev/null
-	[ -d "$kdir/selftests" ] && cat "$kdir"/selftests/*
+	[ -d "$kdir/selftests" ] && find "$kdir/selftests" -type f | sort | xargs cat
+	cat "$here/fixes"
 	echo "${VXGBP_INITRAMFS_EXTRA:-}"; dpkg-query -W busybox-static iproute2 tcpdump nftables iptables bash dash 2>/dev/null
 	} | sha256sum | cut -c1-16)
 rd=$cache/initramfs/$rdkey.cpio
@@ -68,15 +102,15 @@ fi
 khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 [ -n "$khz" ] || khz=2000000
 qemu_base=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-	-m 256 -smp 1 -kernel "$bz" -initrd "$rd")
-cmdline_base="console=ttyS0 quiet panic=-1 tsc_early_khz=$khz vxgbp.stage=$stage_num"
+	-m 256 -smp 1 -initrd "$rd")
+cmdline_base="console=ttyS0 quiet panic=-1 tsc_early_khz=$khz"
 probe_kvm() {
 	local f=$cache/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo x)
 	if [ -f "$f" ]; then cat "$f"; return; fi
 	local res=tcg log
 	log=$(mktemp)
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-		timeout 20 "${qemu_base[@]}" -accel kvm -cpu host -serial "file:$log" \
+		timeout 20 "${qemu_base[@]}" -kernel "${bz[h1]}" -accel kvm -cpu host -serial "file:$log" \
 			-append "$cmdline_base vxgbp.scenario=probe" >/dev/null 2>&1 || true
 		grep -q "VXGBP-EXIT" "$log" && res=kvm
 	fi
@@ -92,8 +126,6 @@ esac
 if [ "$accel" = kvm ]; then accel_args=(-accel kvm -cpu host); else accel_args=(-accel tcg -cpu max); fi
 
 # --- guests -----------------------------------------------------------------
-[ -n "$nguests" ] || nguests=$(sed -n 's/^# guests: *\([0-9]\).*/\1/p' "$here/scenarios/$scen.sh")
-[ -n "$nguests" ] || nguests=2
 # two free UDP ports on 127.0.0.1
 base=$((20000 + ($$ * 7) % 30000))
 while ss -Hulnp 2>/dev/null | grep -qE "127.0.0.1:($base|$((base + 1))|$((base + 2)))\b"; do base=$((base + 3)); done
@@ -105,8 +137,9 @@ for i in $(seq 1 "$nguests"); do
 	lp=$((base + i))
 	if [ "$nguests" -eq 1 ]; then rp=$base; else rp=$((base + (i % 2) + 1)); fi
 	export "PORT_H$i=$lp"
-	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" "${accel_args[@]}" \
-		-append "$cmdline_base vxgbp.scenario=$scen vxgbp.role=h$i" \
+	st=${sname[h$i]}; [ "$st" = custom ] && st=$stage_num || st=$((10#${st%%-*}))
+	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" -kernel "${bz[h$i]}" "${accel_args[@]}" \
+		-append "$cmdline_base vxgbp.stage=$st vxgbp.fixes=${sfix[h$i]} vxgbp.scenario=$scen vxgbp.role=h$i" \
 		-serial "file:$outdir/console-h$i.log" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$i" \
@@ -116,7 +149,7 @@ for i in $(seq 1 "$nguests"); do
 done
 hostrc=0
 if [ -x "$here/scenarios/$scen.host" ]; then
-	OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=during \
+	OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=during NGUESTS=$nguests \
 		"$here/scenarios/$scen.host" during >"$outdir/host-during.log" 2>&1 || hostrc=$?
 fi
 qrc=0
@@ -125,7 +158,8 @@ t_guests=$(elapsed)
 
 # --- verdict ----------------------------------------------------------------
 {
-	echo "scenario $scen kernel $stage_name ($bz) accel $accel guests $nguests"
+	echo "scenario $scen kernel $label accel $accel guests $nguests"
+	for i in $(seq 1 "$nguests"); do echo "kernel h$i ${sname[h$i]} (${bz[h$i]}) fixes ${sfix[h$i]}"; done
 	grep -h "^VXGBP-" "$outdir"/console-h*.log | sed 's/\r$//' || true
 } >"$outdir/result.txt"
 pass=1
@@ -136,10 +170,12 @@ for i in $(seq 1 "$nguests"); do
 done
 [ "$hostrc" = 0 ] || { echo "run: host-side injection failed (rc $hostrc)"; cat "$outdir/host-during.log"; pass=0; }
 if [ -x "$here/scenarios/$scen.host" ]; then
-	if OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=after \
+	if OUT=$outdir STAGE_NUM=$stage_num STAGE_NAME=$stage_name KDIR=$kdir ROLE=after NGUESTS=$nguests \
 		"$here/scenarios/$scen.host" after >"$outdir/host.log" 2>&1; then
+		grep "^VXGBP-" "$outdir/host.log" >>"$outdir/result.txt" || true
 		echo "VXGBP-HOST PASS" >>"$outdir/result.txt"
 	else
+		grep "^VXGBP-" "$outdir/host.log" >>"$outdir/result.txt" || true
 		echo "VXGBP-HOST FAIL (see $outdir/host.log)" >>"$outdir/result.txt"
 		pass=0
 	fi
@@ -148,6 +184,6 @@ fi
 grep -h "^VXGBP-CHECK .* FAIL\|^VXGBP-VERDICT" "$outdir/result.txt" | sed 's/^/  /' || true
 boot=$(grep -ho "VXGBP-BOOTED.*uptime=[0-9.]*" "$outdir"/console-h*.log | sed 's/.*uptime=//' | sort -n | tail -1)
 v=FAIL; [ $pass = 1 ] && v=PASS
-echo "run: $scen on $stage_name [$accel]: guests ${t_guests}s (boot to /init ${boot:-?}s), total $(elapsed)s: $v"
+echo "run: $scen on $label [$accel]: guests ${t_guests}s (boot to /init ${boot:-?}s), total $(elapsed)s: $v"
 echo "timing guests=${t_guests} boot=${boot:-?} total=$(elapsed) accel=$accel" >>"$outdir/result.txt"
 [ $pass = 1 ]

@@ -19,3 +19,34 @@ wait_console() {
 	done
 	return 0
 }
+
+# fixes_of KDIR STAGE_NAME: the fix ids (qemu/fixes) a kernel stage carries,
+# comma-separated ("none" for none), in the order of qemu/fixes.  From
+# $KDIR/stage-patches (lines "<stage> <series entry>"); kernels built
+# before that file existed (the old 8-stage series) by the OLD column.
+fixes_of() {
+	local kdir=$1 stage=$2 table=$here/fixes entries="" out="" id globs old desc g e num
+	if [ -f "$kdir/stage-patches" ]; then
+		grep -qx "$stage .*\|$stage" "$kdir/stage-patches" || { echo "fixes_of: no stage $stage in $kdir/stage-patches" >&2; return 1; }
+		entries=$(awk -v s="$stage" '{ print $2 } $1 == s { exit }' "$kdir/stage-patches")
+	fi
+	num=$((10#${stage%%-*}))
+	while read -r id globs old desc; do
+		case "$id" in '' | \#*) continue ;; esac
+		if [ -f "$kdir/stage-patches" ]; then
+			for e in $entries; do
+				IFS='|' read -ra g <<<"$globs"
+				for p in "${g[@]}"; do
+					# shellcheck disable=SC2254
+					case "$e" in $p) out=$out,$id; continue 3 ;; esac
+				done
+			done
+		elif [ "$old" != - ] && [ "$num" -ge "$old" ]; then
+			out=$out,$id
+		fi
+	done <"$table"
+	out=${out#,}
+	echo "${out:-none}"
+}
+# has_fix_in LIST ID
+has_fix_in() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }

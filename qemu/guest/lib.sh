@@ -9,6 +9,7 @@
 BB=/bin/busybox
 ROLE=${VXGBP_ROLE:-h1}
 STAGE=${VXGBP_STAGE:-0}
+FIXES=${VXGBP_FIXES:-none}
 FAILS=/tmp/vxgbp.fails
 : >"$FAILS"
 case "$ROLE" in h1) ME=1 PEER=2 ;; *) ME=2 PEER=1 ;; esac
@@ -31,9 +32,11 @@ verdict() {
 	fi
 	echo "VXGBP-VERDICT PASS"
 }
-# has_fix N: the kernel carries patch N of kernel-series (stage = number of
-# patches applied, passed by the runner as vxgbp.stage)
-has_fix() { [ "$STAGE" -ge "$1" ]; }
+# has_fix ID: the kernel carries the fix ID of qemu/fixes (the runner
+# passes the ids of the kernel's stage as vxgbp.fixes=a,b,c)
+has_fix() { case ",$FIXES," in *",$1,"*) return 0 ;; esac; return 1; }
+# expect ID BEFORE AFTER: AFTER if the kernel carries fix ID, else BEFORE
+expect() { if has_fix "$1"; then echo "$3"; else echo "$2"; fi; }
 # mac_of VNI HOST: the MAC of HOST's VXLAN device for VNI (02:00:00:vv:vv:hh)
 mac_of() { printf '02:00:00:%02x:%02x:%02x' $(($1 >> 8)) $(($1 & 255)) "$2"; }
 

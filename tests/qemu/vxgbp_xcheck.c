@@ -2,13 +2,13 @@
 /*
  * vxgbp_xcheck - cross-check booted Linux kernels against libvxgbp.
  *
- *   vxgbp_xcheck wire  PCAP RULES STAGE
+ *   vxgbp_xcheck wire  PCAP RULES FIXES
  *       Every VXLAN frame of a wire capture (QEMU filter-dump) must match a
  *       rule of RULES, which names the mark its sender set.  For each frame:
  *       decoding the 8 captured VXLAN bytes and re-encoding them with
  *       libvxgbp gives the same 8 bytes; the header libvxgbp predicts for
- *       the sender's mark (vxgbp_mark_to_hdr(), strict G from stage 5 of
- *       kernel-series on) encodes to exactly the captured bytes; and
+ *       the sender's mark (vxgbp_mark_to_hdr(), strict G when FIXES has
+ *       "gbit") encodes to exactly the captured bytes; and
  *       vxgbp_mark_from_hdr() of the captured header gives back the mark's
  *       GBP bits.
  *   vxgbp_xcheck build OUT.pcap SPECS
@@ -19,16 +19,23 @@
  *   vxgbp_xcheck prune IN.pcap OUT.pcap
  *       Keep only the VXLAN frames of IN (for fixtures/qemu/), with fixed
  *       timestamps (frame n at 1700000000 s + n ms).
- *   vxgbp_xcheck marks SPECS OBSERVED STAGE PRIOR
+ *   vxgbp_xcheck marks SPECS OBSERVED FIXES PRIOR
  *       Compare the marks a guest read back (lines "DPORT MARK") with the
  *       ones vxgbp_verdict_linux() predicts for each injected frame (PRIOR:
  *       the mark the underlay packet carried in the guest).
+ *   vxgbp_xcheck headers PCAP
+ *       One line per VXLAN frame: "frame N vni V inner CLASS dport P
+ *       hdr XXXXXXXX XXXXXXXX g 0|1 d 0|1 a 0|1 group 0xGGGG mark 0xMMMMMMMM"
+ *       (mark = what a gbp device sets from the header).
+ *
+ * FIXES: the ids of qemu/fixes the kernel (the sender's, for wire) carries,
+ * comma-separated, or "none"; "all" = every fix.
  *
  * RULES lines (first match wins, '#' comments):
  *   [vni=N] [idport=N (inner UDP/TCP destination port)] [iproto=udp|igmp|mld|arp|icmp]
- *   mark=M [dev=gbp|plain] [fix=N] [min=N (at least N frames must match)]
- * "fix=N": kernels before stage N are expected to show the bug instead (a
- * G bit and a non-zero Group Policy ID the sender never set).
+ *   mark=M [dev=gbp|plain] [fix=ID] [min=N (at least N frames must match)]
+ * "fix=ID": kernels without the fix ID are expected to show the bug instead
+ * (a G bit and a non-zero Group Policy ID the sender never set).
  * SPECS lines: VNI FLAGS GROUP RSVD DEV(gbp|plain) IDPORT [DPORT]
  *
  * Exit status: 0 all checks pass, 1 a check failed, 2 usage or I/O error.
@@ -150,6 +157,25 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* does the comma-separated FIXES list carry fix ID ("all": every fix) */
+static int has_fix(const char *fixes, const char *id)
+{
+	size_t n = strlen(id);
+	const char *p = fixes;
+
+	if (!strcmp(fixes, "all"))
+		return 1;
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, id, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
 static void hex8(char *out, const uint8_t *b)
 {
 	snprintf(out, 20, "%02x%02x%02x%02x %02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
@@ -186,8 +212,8 @@ static const char *inner_class(const struct vxgbp_pkt *p)
 /* ---- wire ------------------------------------------------------------- */
 struct rule {
 	int has_vni, has_idport;
-	uint32_t vni, idport, mark, fix, min;
-	char iproto[8];
+	uint32_t vni, idport, mark, min;
+	char iproto[8], fix[24];
 	int plain;
 	unsigned long hits, bad;
 	int line;
@@ -229,8 +255,8 @@ static int load_rules(const char *path, struct rule *r, unsigned *n)
 					bad = parse_u32(eq, &cur.idport), cur.has_idport = 1;
 				else if (!strcmp(tok, "mark"))
 					bad = parse_u32(eq, &cur.mark), has_mark = 1;
-				else if (!strcmp(tok, "fix"))
-					bad = parse_u32(eq, &cur.fix);
+				else if (!strcmp(tok, "fix") && strlen(eq) < sizeof(cur.fix) && *eq)
+					strcpy(cur.fix, eq);
 				else if (!strcmp(tok, "min"))
 					bad = parse_u32(eq, &cur.min);
 				else if (!strcmp(tok, "dev"))
@@ -259,7 +285,7 @@ static int load_rules(const char *path, struct rule *r, unsigned *n)
 	return 0;
 }
 
-static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stage)
+static int cmd_wire(const char *pcap_path, const char *rules_path, const char *fixes)
 {
 	static struct rule rules[MAX_RULES];
 	static unsigned char buf[MAX_FRAME];
@@ -323,12 +349,12 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stag
 			continue;
 		}
 		r->hits++;
-		bug = r->fix && stage < r->fix;
+		bug = r->fix[0] && !has_fix(fixes, r->fix);
 		if (bug) {
 			/* the unpatched kernel: G and a group nobody set */
 			if (!vxgbp_hdr_has_gbp(&dec) || dec.group == 0) {
-				printf("frame %lu: FAIL rule line %d: expected the stage-%u bug "
-				       "(G with a bogus group), got %s\n", frame, r->line, stage, hc);
+				printf("frame %lu: FAIL rule line %d: expected the bug of a kernel without "
+				       "%s (G with a bogus group), got %s\n", frame, r->line, r->fix, hc);
 				r->bad++;
 				failures++;
 			}
@@ -338,7 +364,8 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stag
 		if (r->plain)
 			vxgbp_hdr_init(&want, dec.vni, 0, 0);
 		else
-			vxgbp_mark_to_hdr(&want, r->mark, dec.vni, stage >= 5 ? VXGBP_MARK_TX_STRICT : 0);
+			vxgbp_mark_to_hdr(&want, r->mark, dec.vni,
+					  has_fix(fixes, "gbit") ? VXGBP_MARK_TX_STRICT : 0);
 		if (vxgbp_hdr_encode(&want, wantb, sizeof(wantb)) != VXGBP_HDR_LEN ||
 		    memcmp(wantb, cap, VXGBP_HDR_LEN) != 0) {
 			hex8(hw, wantb);
@@ -365,7 +392,7 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stag
 	for (i = 0; i < nrules; i++) {
 		printf("rule line %d (mark 0x%08" PRIx32 "%s%s): %lu frames, %lu bad\n", rules[i].line,
 		       rules[i].mark, rules[i].plain ? ", plain" : "",
-		       rules[i].fix && stage < rules[i].fix ? ", bug expected" : "", rules[i].hits,
+		       rules[i].fix[0] && !has_fix(fixes, rules[i].fix) ? ", bug expected" : "", rules[i].hits,
 		       rules[i].bad);
 		if (rules[i].hits < rules[i].min) {
 			printf("rule line %d: FAIL %lu frames, at least %" PRIu32 " expected\n",
@@ -373,7 +400,7 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, uint32_t stag
 			failures++;
 		}
 	}
-	printf("wire: %lu frames, %lu VXLAN, %lu failures (stage %u)\n", frame, vx, failures, stage);
+	printf("wire: %lu frames, %lu VXLAN, %lu failures (fixes %s)\n", frame, vx, failures, fixes);
 	if (vx == 0) {
 		printf("wire: FAIL no VXLAN frame captured\n");
 		return 1;
@@ -578,12 +605,12 @@ static long observed_rxerr(FILE *of, const char *dev)
 
 static int counted_drop(enum vxgbp_drop why)
 {
-	/* the drops after the device lookup, counted from kernel-series patch 4 */
+	/* the drops after the device lookup, counted with fix rxerrors */
 	return why == VXGBP_DROP_GBP_NOT_ENABLED || why == VXGBP_DROP_RSVD_FLAGS ||
 	       why == VXGBP_DROP_RSVD_VNI;
 }
 
-static int cmd_marks(const char *specs, const char *observed, uint32_t stage, uint32_t prior)
+static int cmd_marks(const char *specs, const char *observed, const char *fixes, uint32_t prior)
 {
 	FILE *sf = fopen(specs, "r"), *of = fopen(observed, "r");
 	struct spec s;
@@ -609,9 +636,9 @@ static int cmd_marks(const char *specs, const char *observed, uint32_t stage, ui
 		spec_hdr(&s, &h);
 		vxgbp_verdict_linux(&h, s.plain ? 0 : VXGBP_DEV_GBP, &v);
 		want = v.mark_set ? v.mark : prior;
-		/* kernel-series patch 6: a gbp device sets the mark from the
-		 * header even without G (0 = no group) */
-		if (stage >= 6 && !s.plain && v.accept && !v.mark_set)
+		/* fix rxmark: a gbp device sets the mark from the header
+		 * even without G (0 = no group) */
+		if (has_fix(fixes, "rxmark") && !s.plain && v.accept && !v.mark_set)
 			want = 0;
 		rewind(of);
 		while (fgets(line, sizeof(line), of)) {
@@ -629,9 +656,9 @@ static int cmd_marks(const char *specs, const char *observed, uint32_t stage, ui
 			counted[s.plain]++;
 		if (v.accept) {
 			/* draft: the egress VTEP MUST NOT learn when D is set
-			 * (kernel-series patch 3); learning is on in the guest */
+			 * (fix dontlearn); learning is on in the guest */
 			int dl = !s.plain && (s.flags & VXGBP_F_G) && (s.flags & VXGBP_F_D);
-			int want_learn = !(dl && stage >= 3);
+			int want_learn = !(dl && has_fix(fixes, "dontlearn"));
 
 			if (observed_fdb(of, s.idport) != want_learn) {
 				printf("marks: FAIL frame %u: source MAC %slearned, expected %s\n", s.idport,
@@ -658,7 +685,7 @@ static int cmd_marks(const char *specs, const char *observed, uint32_t stage, ui
 	}
 	for (di = 0; di < 2; di++) {
 		const char *dev = di ? "vxp" : "vx0";
-		long want = stage >= 4 ? counted[di] : 0, got = observed_rxerr(of, dev);
+		long want = has_fix(fixes, "rxerrors") ? counted[di] : 0, got = observed_rxerr(of, dev);
 
 		printf("marks: %s %s rx_errors %ld, expected %ld\n", got == want ? "ok  " : "FAIL", dev,
 		       got, want);
@@ -669,8 +696,47 @@ static int cmd_marks(const char *specs, const char *observed, uint32_t stage, ui
 	fclose(of);
 	if (rc < 0)
 		return 2;
-	printf("marks: %d frames, %d failures (stage %u, prior mark 0x%x)\n", n, failures, stage, prior);
+	printf("marks: %d frames, %d failures (fixes %s, prior mark 0x%x)\n", n, failures, fixes, prior);
 	return failures || n == 0 ? 1 : 0;
+}
+
+/* one line per VXLAN frame of PCAP: the header and the mark it maps to */
+static int cmd_headers(const char *pcap_path)
+{
+	static unsigned char buf[MAX_FRAME];
+	struct vxgbp_parse_opts opts;
+	struct pcap pc;
+	uint32_t caplen, wirelen;
+	unsigned long frame = 0;
+	int rc;
+
+	if (pcap_open(&pc, pcap_path) < 0)
+		return 2;
+	vxgbp_parse_opts_init(&opts);
+	opts.linktype = (int)pc.linktype;
+	vxgbp_parse_opts_add_port(&opts, 4790);
+	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
+		struct vxgbp_pkt p;
+		struct vxgbp_hdr dec;
+		const char *cls;
+		char hc[20];
+
+		frame++;
+		vxgbp_pkt_parse(&p, buf, caplen, wirelen, &opts);
+		if (!(p.have & VXGBP_HAVE_VXLAN) ||
+		    vxgbp_hdr_decode(&dec, buf + p.vxlan_off, caplen - (size_t)p.vxlan_off) != VXGBP_HDR_LEN)
+			continue;
+		cls = inner_class(&p);
+		hex8(hc, buf + p.vxlan_off);
+		printf("frame %lu vni %" PRIu32 " inner %s dport %u hdr %s g %d d %d a %d group 0x%04x "
+		       "mark 0x%08" PRIx32 "\n",
+		       frame, dec.vni, cls,
+		       (!strcmp(cls, "udp") || !strcmp(cls, "tcp")) ? (unsigned)p.inner.l4.dport : 0u, hc,
+		       !!(dec.flags & VXGBP_F_G), !!(dec.flags & VXGBP_F_D), !!(dec.flags & VXGBP_F_A),
+		       (unsigned)dec.group, vxgbp_hdr_has_gbp(&dec) ? vxgbp_mark_from_hdr(&dec) : 0u);
+	}
+	fclose(pc.f);
+	return rc < 0 ? 2 : 0;
 }
 
 /* copy the VXLAN frames of IN to OUT (classic pcap, Ethernet) */
@@ -723,28 +789,30 @@ static int cmd_prune(const char *in, const char *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: vxgbp_xcheck wire PCAP RULES STAGE\n"
+	fprintf(stderr, "usage: vxgbp_xcheck wire PCAP RULES FIXES\n"
 			"       vxgbp_xcheck build OUT.pcap SPECS\n"
 			"       vxgbp_xcheck inject PORT PCAP\n"
-			"       vxgbp_xcheck marks SPECS OBSERVED STAGE PRIOR\n"
+			"       vxgbp_xcheck marks SPECS OBSERVED FIXES PRIOR\n"
+			"       vxgbp_xcheck headers PCAP\n"
 			"       vxgbp_xcheck prune IN.pcap OUT.pcap\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	uint32_t stage, prior;
+	uint32_t prior;
 
-	if (argc == 5 && !strcmp(argv[1], "wire") && parse_u32(argv[4], &stage) == 0)
-		return cmd_wire(argv[2], argv[3], stage);
+	if (argc == 5 && !strcmp(argv[1], "wire"))
+		return cmd_wire(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "headers"))
+		return cmd_headers(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "build"))
 		return cmd_build(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "prune"))
 		return cmd_prune(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "inject"))
 		return cmd_inject(argv[2], argv[3]);
-	if (argc == 6 && !strcmp(argv[1], "marks") && parse_u32(argv[4], &stage) == 0 &&
-	    parse_u32(argv[5], &prior) == 0)
-		return cmd_marks(argv[2], argv[3], stage, prior);
+	if (argc == 6 && !strcmp(argv[1], "marks") && parse_u32(argv[5], &prior) == 0)
+		return cmd_marks(argv[2], argv[3], argv[4], prior);
 	return usage();
 }
