@@ -36,7 +36,9 @@
  *   mark=M [dev=gbp|plain] [fix=ID] [min=N (at least N frames must match)]
  * "fix=ID": kernels without the fix ID are expected to show the bug instead
  * (a G bit and a non-zero Group Policy ID the sender never set).
- * SPECS lines: VNI FLAGS GROUP RSVD DEV(gbp|plain) IDPORT [DPORT]
+ * SPECS lines: VNI FLAGS GROUP RSVD DEV(gbp|plain) IDPORT [DPORT] [smac=MAC]
+ *   [src=A.B.C.D]  (inner source MAC, default 02:99:00:00:II:II from IDPORT;
+ *   outer source, default the injector 192.0.2.9)
  *
  * Exit status: 0 all checks pass, 1 a check failed, 2 usage or I/O error.
  */
@@ -412,6 +414,8 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, const char *f
 struct spec {
 	uint32_t vni, flags, group, rsvd, idport, dport;
 	int plain;
+	int has_smac, has_src;
+	uint8_t smac[6], src[4];
 };
 
 static int next_spec(FILE *f, struct spec *s, int *ln)
@@ -445,6 +449,32 @@ static int next_spec(FILE *f, struct spec *s, int *ln)
 		s->idport = (uint32_t)v[4];
 		s->dport = (uint32_t)v[5];
 		s->plain = !strcmp(dev, "plain");
+		/* optional: smac=MAC (inner source), src=A.B.C.D (outer source) */
+		{
+			const char *k;
+			unsigned m[6], a[4];
+
+			if ((k = strstr(line, "smac="))) {
+				if (sscanf(k + 5, "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4],
+					   &m[5]) != 6) {
+					fprintf(stderr, "vxgbp_xcheck: specs line %d: bad smac=\n", *ln);
+					return -1;
+				}
+				for (n = 0; n < 6; n++)
+					s->smac[n] = (uint8_t)m[n];
+				s->has_smac = 1;
+			}
+			if ((k = strstr(line, " src="))) {
+				if (sscanf(k + 5, "%u.%u.%u.%u", &a[0], &a[1], &a[2], &a[3]) != 4 || a[0] > 255 ||
+				    a[1] > 255 || a[2] > 255 || a[3] > 255) {
+					fprintf(stderr, "vxgbp_xcheck: specs line %d: bad src=\n", *ln);
+					return -1;
+				}
+				for (n = 0; n < 4; n++)
+					s->src[n] = (uint8_t)a[n];
+				s->has_src = 1;
+			}
+		}
 		return 1;
 	}
 	return 0;
@@ -499,6 +529,8 @@ static int cmd_build(const char *out, const char *specs)
 		/* inner: from a MAC unique to this frame to the guest's VXLAN device */
 		ie.src[0] = 0x02; ie.src[1] = 0x99; ie.src[4] = (uint8_t)(s.idport >> 8);
 		ie.src[5] = (uint8_t)s.idport;
+		if (s.has_smac)
+			memcpy(ie.src, s.smac, 6);
 		ie.dst[0] = 0x02; ie.dst[3] = (uint8_t)(s.vni >> 8); ie.dst[4] = (uint8_t)s.vni;
 		ie.dst[5] = 0x01;
 		iip.version = 4;
@@ -513,6 +545,8 @@ static int cmd_build(const char *out, const char *specs)
 		memcpy(oe.src, vtep, 6);
 		oip.version = 4;
 		oip.src[0] = 192; oip.src[1] = 0; oip.src[2] = 2; oip.src[3] = 9;
+		if (s.has_src)
+			memcpy(oip.src, s.src, 4);
 		oip.dst[0] = 192; oip.dst[1] = 0; oip.dst[2] = 2; oip.dst[3] = 1;
 		ol4.proto = 17;
 		ol4.sport = (uint16_t)(49152 + n);
