@@ -138,8 +138,9 @@ for i in $(seq 1 "$nguests"); do
 	if [ "$nguests" -eq 1 ]; then rp=$base; else rp=$((base + (i % 2) + 1)); fi
 	export "PORT_H$i=$lp"
 	st=${sname[h$i]}; [ "$st" = custom ] && st=$stage_num || st=$((10#${st%%-*}))
+	peer=none; [ "$nguests" -eq 2 ] && peer=${sfix[h$((3 - i))]}
 	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" -kernel "${bz[h$i]}" "${accel_args[@]}" \
-		-append "$cmdline_base vxgbp.stage=$st vxgbp.fixes=${sfix[h$i]} vxgbp.scenario=$scen vxgbp.role=h$i" \
+		-append "$cmdline_base vxgbp.stage=$st vxgbp.fixes=${sfix[h$i]} vxgbp.peer_fixes=$peer vxgbp.scenario=$scen vxgbp.role=h$i" \
 		-serial "file:$outdir/console-h$i.log" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$i" \

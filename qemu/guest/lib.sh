@@ -10,6 +10,7 @@ BB=/bin/busybox
 ROLE=${VXGBP_ROLE:-h1}
 STAGE=${VXGBP_STAGE:-0}
 FIXES=${VXGBP_FIXES:-none}
+PEER_FIXES=${VXGBP_PEER_FIXES:-none}
 FAILS=/tmp/vxgbp.fails
 : >"$FAILS"
 case "$ROLE" in h1) ME=1 PEER=2 ;; *) ME=2 PEER=1 ;; esac
@@ -35,6 +36,8 @@ verdict() {
 # has_fix ID: the kernel carries the fix ID of qemu/fixes (the runner
 # passes the ids of the kernel's stage as vxgbp.fixes=a,b,c)
 has_fix() { case ",$FIXES," in *",$1,"*) return 0 ;; esac; return 1; }
+# peer_has_fix ID: the other guest's kernel carries fix ID (mixed deployments)
+peer_has_fix() { case ",$PEER_FIXES," in *",$1,"*) return 0 ;; esac; return 1; }
 # expect ID BEFORE AFTER: AFTER if the kernel carries fix ID, else BEFORE
 expect() { if has_fix "$1"; then echo "$3"; else echo "$2"; fi; }
 # mac_of VNI HOST: the MAC of HOST's VXLAN device for VNI (02:00:00:vv:vv:hh)
