@@ -90,7 +90,7 @@ extra=()
 rdkey=$( { cat "$here/mkinitramfs.sh" "$here/guest/"* "$here/scenarios/"*.* 2>/dev/null
 	[ -d "$kdir/selftests" ] && find "$kdir/selftests" -type f | sort | xargs cat
 	cat "$here/fixes"
-	echo "${VXGBP_INITRAMFS_EXTRA:-}"; dpkg-query -W busybox-static iproute2 tcpdump nftables iptables bash dash 2>/dev/null
+	echo "${VXGBP_INITRAMFS_EXTRA:-} ${extra[*]:-}"; dpkg-query -W busybox-static iproute2 tcpdump nftables iptables bash dash 2>/dev/null
 	} | sha256sum | cut -c1-16)
 rd=$cache/initramfs/$rdkey.cpio
 if [ ! -f "$rd" ]; then

@@ -1,53 +1,149 @@
 #!/bin/bash
 # series.sh - patched vs unpatched, patch by patch: boot the kernel of every
 # stage of kernel-series (00-base, then one more patch each) and run the
-# conformance, inject and selftest scenarios on it.  Every scenario knows
-# from the stage which fixes the kernel has, so each run must PASS: a fix
+# conformance, inject, dontlearn, bypass and selftest scenarios on it (the
+# selftest is the final stage's vxlan_gbp.sh on every kernel).  Each guest
+# knows the fixes of its stage (qemu/fixes), so every run must PASS: a fix
 # that shows before its patch, or a bug that survives it, fails the run.
-# Prints a table (stage x scenario) and the total time.
+#
+# Prints (and saves as $runs/table.txt) one row per check and one column
+# per stage with the OBSERVED value, so the stage where each fix turns on
+# is visible; a trailing "!" marks a value that contradicts the expectation
+# for that stage.  Exit 0 = every expectation met.
+#
+# Environment: VXGBP_SERIES_SCENARIOS (default: conformance inject dontlearn
+# bypass selftest), VXGBP_SERIES_JOBS (parallel runs, default 2),
+# VXGBP_SERIES_REUSE (default 1: a stage whose bzImage is byte-identical to
+# the previous stage's - a tools/ or Documentation/ patch - reuses that
+# stage's runs; 0 boots it again).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${VXGBP_CACHE:-/var/cache/vxgbp}
-# every stage: conformance and inject; the first and the last stage also
-# run the selftest (about a minute per boot under TCG)
-scenarios=${VXGBP_SERIES_SCENARIOS:-conformance inject}
-ends=${VXGBP_SERIES_ENDS:-selftest}
+. "$here/guest/host-lib.sh"
+scenarios=${VXGBP_SERIES_SCENARIOS:-conformance inject dontlearn bypass selftest}
+par=${VXGBP_SERIES_JOBS:-2}
+reuse=${VXGBP_SERIES_REUSE:-1}
 T0=$(date +%s)
 kdir=$("$here/build-kernel.sh" | tail -1) || exit 1
 runs=${VXGBP_RUNS:-$cache/runs}/series
-mkdir -p "$runs"
-fail=0
-printf '%-52s' stage >"$runs/table.txt"
-for s in $scenarios $ends; do printf ' %-12s' "$s" >>"$runs/table.txt"; done
-echo >>"$runs/table.txt"
-first=$(head -1 "$kdir/stages") last=$(tail -1 "$kdir/stages")
-while read -r stage; do
-	printf '%-52s' "$stage" >>"$runs/table.txt"
-	these=$scenarios
-	[ "$stage" = "$first" ] || [ "$stage" = "$last" ] && these="$scenarios $ends"
-	for s in $these; do
-		t=$(date +%s)
-		if "$here/run.sh" -k "$stage" -o "$runs/$stage-$s" "$s" >"$runs/$stage-$s.log" 2>&1; then
-			r=PASS
-		else
-			r=FAIL; fail=1
-		fi
-		printf ' %-12s' "$r($(( $(date +%s) - t ))s)" >>"$runs/table.txt"
-		tail -1 "$runs/$stage-$s.log"
-	done
-	echo >>"$runs/table.txt"
-done <"$kdir/stages"
-cat "$runs/table.txt"
-# what each stage fixed, from the checks that changed
-echo "series: checks that differ between consecutive stages (expected vs. observed per stage):"
+rm -rf "$runs"; mkdir -p "$runs"
+mapfile -t stages <"$kdir/stages"
+declare -A same=()
 prev=""
-while read -r stage; do
-	cur=$(cat "$runs/$stage"-*/result.txt 2>/dev/null | grep '^VXGBP-CHECK' | awk '{ print $2, $4, $5 }' | sort)
-	if [ -n "$prev" ]; then
-		diff <(echo "$prev") <(echo "$cur") | grep '^>' | sed "s/^>/  $stage:/" | head -20
+for st in "${stages[@]}"; do
+	if [ "$reuse" = 1 ] && [ -n "$prev" ] && cmp -s "$kdir/bzImage-$prev" "$kdir/bzImage-$st"; then
+		same[$st]=${same[$prev]:-$prev}
 	fi
-	prev=$cur
-done <"$kdir/stages"
+	prev=$st
+done
+
+run_one() { # STAGE SCENARIO
+	local t=$(date +%s) r=PASS
+	"$here/run.sh" -k "$1" -o "$runs/$1-$2" "$2" >"$runs/$1-$2.log" 2>&1 || r=FAIL
+	echo "$r $(( $(date +%s) - t ))" >"$runs/$1-$2.status"
+	echo "series: $1 $2: $r ($(( $(date +%s) - t ))s)"
+}
+# the longest runs first, so the pool stays full
+for s in selftest $scenarios; do
+	case " $scenarios " in *" $s "*) ;; *) continue ;; esac
+	[ "$s" = selftest ] && [ -n "${done_selftest:-}" ] && continue
+	[ "$s" = selftest ] && done_selftest=1
+	for st in "${stages[@]}"; do
+		[ -z "${same[$st]:-}" ] || continue
+		while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+		run_one "$st" "$s" &
+	done
+done
+wait
+for st in "${stages[@]}"; do
+	src=${same[$st]:-}
+	[ -n "$src" ] || continue
+	for s in $scenarios; do
+		cp -a "$runs/$src-$s" "$runs/$st-$s" 2>/dev/null
+		read -r r t <"$runs/$src-$s.status"
+		echo "$r 0 $src" >"$runs/$st-$s.status"
+	done
+done
+
+# --- the table ---------------------------------------------------------------
+# rows: LABEL|SCENARIO|CHECK (CHECK = a VXGBP-CHECK name in result.txt)
+rows='IGMPv3 report mark [igmp]|conformance|igmp-report-mark
+MLDv2 report mark [mld]|conformance|mld-report-mark
+D: fresh MAC learned? [dontlearn]|dontlearn|D-fresh-MAC-learned
+D: learned at A, D from B: now at [dontlearn]|dontlearn|D-roaming-R-at
+D: conformance vxd learned h1 (0/1) [dontlearn]|conformance|dont-learn-vxd
+D clear: fresh MAC learned?|dontlearn|D-clear-fresh-MAC-learned
+D: static-pinned MAC spoofed: delivered (3)|dontlearn|D-spoof-static-delivered
+D: permanent-pinned spoofed: delivered (2)|dontlearn|D-spoof-permanent-delivered
+D: spoof drops ENTRY_EXISTS events (5)|dontlearn|D-spoof-counted-ENTRY_EXISTS
+D: static entry now points to|dontlearn|D-spoof-static-fdb
+D: invalid src MAC: delivered (2)|dontlearn|D-invalid-MAC-delivered
+D: MAC_INVALID_SOURCE events (2)|dontlearn|D-invalid-MAC-counted-MAC_INVALID_SOURCE
+rx_errors, 5 GBP frames to plain [rxerrors]|conformance|gbp-to-plain-rx-errors
+fwmark 0x01000000 on the wire [gbit]|conformance|fwmark-0x01000000-on-wire
+rx mark without G, underlay 0x77 [rxmark]|conformance|plain-to-gbp-mark
+bypass: 0x01000200 arrives as [bypass]|bypass|bypass-mark-0x01000200
+bypass: 0x01000000 arrives as [bypass]|bypass|bypass-mark-0x01000000
+bypass: 0x00400200 arrives as|bypass|bypass-mark-0x00400200
+bypass: D learned? [dontlearn]|bypass|bypass-D-learned'
+cell() { # RESULT.TXT CHECK
+	[ -f "$1" ] || { echo "-"; return; }
+	awk -v c="$2" 'index($0, "VXGBP-CHECK " c " ") == 1 {
+		rest = substr($0, length("VXGBP-CHECK " c " ") + 1)
+		split(rest, w, " "); v = w[3]; sub(/^observed=/, "", v)
+		if (v == "") v = "\"\""
+		printf "%s%s", v, (w[1] == "FAIL" ? "!" : ""); f = 1; exit }
+		END { if (!f) printf "?" }' "$1"
+}
+W=46 C=11
+{
+	printf "%-${W}s" "check \\ stage"
+	for st in "${stages[@]}"; do printf " %-${C}s" "${st%%-*}"; done
+	echo
+	while IFS='|' read -r label scen chk; do
+		case " $scenarios " in *" $scen "*) ;; *) continue ;; esac
+		printf "%-${W}s" "$label"
+		for st in "${stages[@]}"; do printf " %-${C}s" "$(cell "$runs/$st-$scen/result.txt" "$chk")"; done
+		echo
+	done <<<"$rows"
+	if case " $scenarios " in *" selftest "*) true ;; *) false ;; esac; then
+		# every selftest case, in the order of the last stage's output
+		grep -h '^VXGBP-CHECK selftest: ' "$runs/${stages[-1]}-selftest/result.txt" "$runs"/*-selftest/result.txt 2>/dev/null |
+			sed 's/^VXGBP-CHECK \(selftest: .*\) \(PASS\|FAIL\) expected=.*/\1/' | awk '!seen[$0]++' >"$runs/selftest-names"
+		while IFS= read -r name; do
+			label=${name#selftest: }
+			[ ${#label} -le $((W - 3)) ] || label="${label:0:$((W - 6))}..."
+			printf "%-${W}s" "st: $label"
+			for st in "${stages[@]}"; do printf " %-${C}s" "$(cell "$runs/$st-selftest/result.txt" "$name")"; done
+			echo
+		done <"$runs/selftest-names"
+	fi
+	for s in $scenarios; do
+		printf "%-${W}s" "run: $s (s)"
+		for st in "${stages[@]}"; do
+			read -r r t src <"$runs/$st-$s.status" 2>/dev/null || r=missing
+			v="$r($t)"; [ -n "${src:-}" ] && v="=${src%%-*}"
+			[ "$r" = PASS ] || v="$v!"
+			printf " %-${C}s" "$v"
+		done
+		echo
+	done
+	echo
+	echo "stages ($kdir):"
+	for st in "${stages[@]}"; do
+		extra=""; [ -n "${same[$st]:-}" ] && extra=" (same kernel as ${same[$st]%%-*}: its runs reused)"
+		echo "  ${st%%-*} $st: fixes $(fixes_of "$kdir" "$st")$extra"
+	done
+	echo "A cell is the observed value; \"!\" = it contradicts the expectation for that stage (see $runs/STAGE-SCENARIO/result.txt)."
+} >"$runs/table.txt"
+cat "$runs/table.txt"
+fail=0
+for st in "${stages[@]}"; do
+	for s in $scenarios; do
+		read -r r t src <"$runs/$st-$s.status" 2>/dev/null || r=missing
+		[ "$r" = PASS ] || fail=1
+	done
+done
 v=PASS; [ $fail = 0 ] || v=FAIL
-echo "series: $v in $(( $(date +%s) - T0 ))s"
+echo "series: $v in $(( $(date +%s) - T0 ))s ($par parallel runs)"
 [ $fail = 0 ]
