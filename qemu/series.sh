@@ -16,7 +16,9 @@
 # VXGBP_SERIES_REUSE (default 1: a stage whose bzImage is byte-identical to
 # the previous stage's - a tools/ or Documentation/ patch - reuses that
 # stage's runs; 0 boots it again).
+# usage: series.sh [--table]   (--table: only print the table of the last runs)
 set -uo pipefail
+table_only=0; [ "${1:-}" = --table ] && table_only=1
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${VXGBP_CACHE:-/var/cache/vxgbp}
 . "$here/guest/host-lib.sh"
@@ -26,7 +28,7 @@ reuse=${VXGBP_SERIES_REUSE:-1}
 T0=$(date +%s)
 kdir=$("$here/build-kernel.sh" | tail -1) || exit 1
 runs=${VXGBP_RUNS:-$cache/runs}/series
-rm -rf "$runs"; mkdir -p "$runs"
+[ $table_only = 1 ] || { rm -rf "$runs"; mkdir -p "$runs"; }
 mapfile -t stages <"$kdir/stages"
 declare -A same=()
 prev=""
@@ -44,7 +46,8 @@ run_one() { # STAGE SCENARIO
 	echo "series: $1 $2: $r ($(( $(date +%s) - t ))s)"
 }
 # the longest runs first, so the pool stays full
-for s in selftest $scenarios; do
+[ $table_only = 1 ] && scheduled="" || scheduled="selftest $scenarios"
+for s in $scheduled; do
 	case " $scenarios " in *" $s "*) ;; *) continue ;; esac
 	[ "$s" = selftest ] && [ -n "${done_selftest:-}" ] && continue
 	[ "$s" = selftest ] && done_selftest=1
@@ -57,7 +60,7 @@ done
 wait
 for st in "${stages[@]}"; do
 	src=${same[$st]:-}
-	[ -n "$src" ] || continue
+	[ -n "$src" ] && [ $table_only = 0 ] || continue
 	for s in $scenarios; do
 		cp -a "$runs/$src-$s" "$runs/$st-$s" 2>/dev/null
 		read -r r t <"$runs/$src-$s.status"
@@ -71,7 +74,7 @@ rows='IGMPv3 report mark [igmp]|conformance|igmp-report-mark
 MLDv2 report mark [mld]|conformance|mld-report-mark
 D: fresh MAC learned? [dontlearn]|dontlearn|D-fresh-MAC-learned
 D: learned at A, D from B: now at [dontlearn]|dontlearn|D-roaming-R-at
-D: conformance vxd learned h1 (0/1) [dontlearn]|conformance|dont-learn-vxd
+D: h1 learned on vxd (conformance) [dontlearn]|conformance|dont-learn-vxd
 D clear: fresh MAC learned?|dontlearn|D-clear-fresh-MAC-learned
 D: static-pinned MAC spoofed: delivered (3)|dontlearn|D-spoof-static-delivered
 D: permanent-pinned spoofed: delivered (2)|dontlearn|D-spoof-permanent-delivered
@@ -95,7 +98,7 @@ cell() { # RESULT.TXT CHECK
 		printf "%s%s", v, (w[1] == "FAIL" ? "!" : ""); f = 1; exit }
 		END { if (!f) printf "?" }' "$1"
 }
-W=46 C=11
+W=48 C=11
 {
 	printf "%-${W}s" "check \\ stage"
 	for st in "${stages[@]}"; do printf " %-${C}s" "${st%%-*}"; done
@@ -112,7 +115,9 @@ W=46 C=11
 			sed 's/^VXGBP-CHECK \(selftest: .*\) \(PASS\|FAIL\) expected=.*/\1/' | awk '!seen[$0]++' >"$runs/selftest-names"
 		while IFS= read -r name; do
 			label=${name#selftest: }
-			[ ${#label} -le $((W - 3)) ] || label="${label:0:$((W - 6))}..."
+			# long names keep their [fix] tag
+			tag=""; case "$label" in *"]") tag=" [${label##*[}" ;; esac
+			[ ${#label} -le $((W - 4)) ] || label="${label:0:$((W - 8 - ${#tag}))}...$tag"
 			printf "%-${W}s" "st: $label"
 			for st in "${stages[@]}"; do printf " %-${C}s" "$(cell "$runs/$st-selftest/result.txt" "$name")"; done
 			echo
@@ -135,6 +140,7 @@ W=46 C=11
 		echo "  ${st%%-*} $st: fixes $(fixes_of "$kdir" "$st")$extra"
 	done
 	echo "A cell is the observed value; \"!\" = it contradicts the expectation for that stage (see $runs/STAGE-SCENARIO/result.txt)."
+	echo "st: = the selftest vxlan_gbp.sh of the last stage, run on each stage's kernel; =NN = the runs of stage NN (same bzImage)."
 } >"$runs/table.txt"
 cat "$runs/table.txt"
 fail=0
