@@ -11,7 +11,8 @@
 #   -a  accelerator; auto probes KVM with a real tiny boot and falls back to TCG
 #   -n  number of guests (default: the "# guests: N" line of the scenario, else 2)
 # Each guest learns the fixes its kernel carries (ids of qemu/fixes, from
-# $kdir/stage-patches) as vxgbp.fixes=a,b,c ("none"); a bzImage path gets
+# $kdir/stage-patches, or the OLD column for kernels built without it;
+# $VXGBP_KDIR picks another kernel folder) as vxgbp.fixes=a,b,c ("none"); a bzImage path gets
 # $VXGBP_FIXES (default: every id).  Guests are joined only by QEMU dgram
 # netdevs on 127.0.0.1; every guest's netdev has a filter-dump
 # (wire-h<N>.pcap).  A scenario may ship scenarios/SCENARIO.host, run on
@@ -55,7 +56,8 @@ h[0-9]=*)
 		case "$p" in h[0-9]=*) [ -n "${kspec[${p%%=*}]:-}" ] || kspec[${p%%=*}]=${p#*=} ;; *) usage ;; esac
 	done ;;
 esac
-kdir=$("$here/build-kernel.sh" --print-dir)
+# VXGBP_KDIR: another kernel folder (e.g. an older build of the series)
+kdir=${VXGBP_KDIR:-$("$here/build-kernel.sh" --print-dir)}
 all_ids=$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = "," }' "$here/fixes")
 declare -A bz=() sname=() sfix=()
 for i in $(seq 1 "$nguests"); do
