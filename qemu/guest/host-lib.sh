@@ -25,13 +25,13 @@ wait_console() {
 # $KDIR/stage-patches (lines "<stage> <series entry>"); kernels built
 # before that file existed (the old 8-stage series) by the OLD column.
 fixes_of() {
-	local kdir=$1 stage=$2 table=$here/fixes entries="" out="" id globs old desc g e num
+	local kdir=$1 stage=$2 table=$here/fixes entries="" out="" id globs old _desc g e p num
 	if [ -f "$kdir/stage-patches" ]; then
 		grep -qx "$stage .*\|$stage" "$kdir/stage-patches" || { echo "fixes_of: no stage $stage in $kdir/stage-patches" >&2; return 1; }
 		entries=$(awk -v s="$stage" '{ print $2 } $1 == s { exit }' "$kdir/stage-patches")
 	fi
 	num=$((10#${stage%%-*}))
-	while read -r id globs old desc; do
+	while read -r id globs old _desc; do
 		case "$id" in '' | \#*) continue ;; esac
 		if [ -f "$kdir/stage-patches" ]; then
 			for e in $entries; do

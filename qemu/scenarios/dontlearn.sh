@@ -52,7 +52,7 @@ counted() { n=$(nft list chain inet dl pre | sed -n "s/.*packets \([0-9]*\) .*\"
 # fdb_dst MAC: A, B (the two VTEPs), another address, or none
 fdb_dst() {
 	d=$(bridge fdb show dev vx0 | sed -n "s/^$1 .*dst \([^ ]*\).*/\1/p" | head -1)
-	case "$d" in "") echo none ;; $A) echo A ;; $B) echo B ;; *) echo "$d" ;; esac
+	case "$d" in "") echo none ;; "$A") echo A ;; "$B") echo B ;; *) echo "$d" ;; esac
 }
 drops() { # REASON: kfree_skb events with that reason
 	if [ "$tracing" = yes ]; then grep -c "reason[:=] *$1\b" /sys/kernel/tracing/trace; else echo n/a; fi
