@@ -101,6 +101,15 @@ static int pcap_open(struct pcap *p, const char *path)
 	return 0;
 }
 
+/* The parse options for a guest's wire: its link type and the default
+ * VXLAN ports plus 4790, where the scenarios run a second VXLAN socket. */
+static void wire_opts(struct vxgbp_parse_opts *opts, const struct pcap *pc)
+{
+	vxgbp_parse_opts_init(opts);
+	opts->linktype = (int)pc->linktype;
+	vxgbp_parse_opts_add_port(opts, 4790);
+}
+
 /* 1 frame read, 0 end, -1 error */
 static int pcap_next(struct pcap *p, unsigned char *buf, uint32_t *caplen, uint32_t *wirelen)
 {
@@ -300,9 +309,7 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, const char *f
 
 	if (load_rules(rules_path, rules, &nrules) < 0 || pcap_open(&pc, pcap_path) < 0)
 		return 2;
-	vxgbp_parse_opts_init(&opts);
-	opts.linktype = (int)pc.linktype;
-	vxgbp_parse_opts_add_port(&opts, 4790);
+	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
 		struct vxgbp_pkt p;
 		struct vxgbp_hdr dec, want;
@@ -746,9 +753,7 @@ static int cmd_headers(const char *pcap_path)
 
 	if (pcap_open(&pc, pcap_path) < 0)
 		return 2;
-	vxgbp_parse_opts_init(&opts);
-	opts.linktype = (int)pc.linktype;
-	vxgbp_parse_opts_add_port(&opts, 4790);
+	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
 		struct vxgbp_pkt p;
 		struct vxgbp_hdr dec;
@@ -799,8 +804,7 @@ static int cmd_prune(const char *in, const char *out)
 			fclose(of);
 		return 2;
 	}
-	vxgbp_parse_opts_init(&opts);
-	vxgbp_parse_opts_add_port(&opts, 4790);
+	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
 		struct vxgbp_pkt p;
 
