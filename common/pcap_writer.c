@@ -7,15 +7,11 @@
  * sigfigs 0, snaplen, linktype), then per record a 16-byte header (seconds,
  * micro- or nanoseconds, caplen, wirelen) and the bytes, all little-endian.
  * pcapng: a Section Header Block (version 1.0, section length unknown), one
- * Interface Description Block, an Enhanced Packet Block per record.
+ * Interface Description Block, an Enhanced Packet Block per record.  The
+ * file itself (temporary name, checks, final move) is atomic_file.c's.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "pcap_writer.h"
 
@@ -33,7 +29,7 @@ static void le32(uint8_t *b, uint32_t v)
 	le16(b + 2, (uint16_t)(v >> 16));
 }
 
-/* errbuf is PCAPW_ERRBUF_SIZE bytes; a long path is cut short there. */
+/* errbuf is PCAPW_ERRBUF_SIZE bytes. */
 __attribute__((format(printf, 2, 3)))
 static int errf(char *errbuf, const char *fmt, ...)
 {
@@ -45,113 +41,10 @@ static int errf(char *errbuf, const char *fmt, ...)
 	return -1;
 }
 
-/* Record what the inputs are (device and inode): the ones that exist. */
-static int inputs_stat(struct pcapw *w, const struct pcapw_opts *o, char *errbuf)
-{
-	const char *const *in = o->inputs;
-
-	for (size_t i = 0; in && in[i]; i++) {
-		struct stat st;
-		int r = strcmp(in[i], "-") ? stat(in[i], &st) : fstat(STDIN_FILENO, &st);
-
-		if (r)
-			continue; /* nothing there: nothing to protect */
-		if (w->n_inputs == PCAPW_MAX_INPUTS)
-			return errf(errbuf, "%s: more than %d input files to protect", w->path,
-				    PCAPW_MAX_INPUTS);
-		w->in[w->n_inputs].dev = st.st_dev;
-		w->in[w->n_inputs].ino = st.st_ino;
-		w->n_inputs++;
-	}
-	return 0;
-}
-
-/* The index of the input that st is, or -1. */
-static int which_input(const struct pcapw *w, const struct stat *st)
-{
-	for (unsigned i = 0; i < w->n_inputs; i++)
-		if (w->in[i].dev == st->st_dev && w->in[i].ino == st->st_ino)
-			return (int)i;
-	return -1;
-}
-
-/* The name of the k-th input that exists, for a message. */
-static const char *input_name(const struct pcapw_opts *o, int k)
-{
-	for (size_t i = 0; o->inputs && o->inputs[i]; i++) {
-		struct stat st;
-		const char *n = o->inputs[i];
-
-		if (strcmp(n, "-") ? stat(n, &st) : fstat(STDIN_FILENO, &st))
-			continue;
-		if (k-- == 0)
-			return strcmp(n, "-") ? n : "standard input";
-	}
-	return "?";
-}
-
-/* May NAME be written?  0, or -1 with errbuf. */
-static int check_target(struct pcapw *w, const struct pcapw_opts *o, char *errbuf)
-{
-	struct stat lst, st;
-	int k;
-
-	if (lstat(w->path, &lst)) {
-		if (errno == ENOENT)
-			return 0;
-		return errf(errbuf, "%s: %s", w->path, strerror(errno));
-	}
-	if (stat(w->path, &st) == 0) { /* a dangling symbolic link: just a name */
-		if ((k = which_input(w, &st)) >= 0) {
-			const char *in = input_name(o, k);
-
-			return errf(errbuf, "%s: refusing to overwrite %s being read%s%s%s",
-				    w->path, w->noun, strcmp(in, w->path) ? " (" : "",
-				    strcmp(in, w->path) ? in : "", strcmp(in, w->path) ? ")" : "");
-		}
-		if (!S_ISREG(st.st_mode))
-			return errf(errbuf, "%s: not a regular file", w->path);
-	}
-	if (!(w->flags & PCAPW_FORCE))
-		return errf(errbuf, "%s: file exists; use --force to overwrite it", w->path);
-	return 0;
-}
-
-/* The temporary file NAME.tmp.XXXXXX beside NAME, opened for writing. */
-static int make_tmp(struct pcapw *w, char *errbuf)
-{
-	mode_t mask;
-	int fd;
-
-	if ((size_t)snprintf(w->tmp, sizeof(w->tmp), "%s.tmp.XXXXXX", w->path) >= sizeof(w->tmp))
-		return errf(errbuf, "%s: %s", w->path, strerror(ENAMETOOLONG));
-	if ((fd = mkstemp(w->tmp)) < 0) {
-		int e = errno;
-
-		w->tmp[0] = '\0';
-		return errf(errbuf, "%s: %s", w->path, strerror(e));
-	}
-	/* mkstemp makes 0600: give the file what fopen(3) would */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(w->f = fdopen(fd, "wb"))) {
-		int e = errno;
-
-		close(fd);
-		unlink(w->tmp);
-		w->tmp[0] = '\0';
-		return errf(errbuf, "%s: %s", w->path, strerror(e));
-	}
-	return 0;
-}
-
 static void put(struct pcapw *w, const void *b, size_t n)
 {
-	if (w->failed || !n)
-		return;
-	errno = 0;
-	if (fwrite(b, 1, n, w->f) != n)
-		w->failed = errno ? errno : EIO;
+	afile_write(&w->af, b, n);
+	w->failed = w->af.failed;
 }
 
 static void write_header(struct pcapw *w, const struct pcapw_opts *o)
@@ -190,24 +83,20 @@ static void write_header(struct pcapw *w, const struct pcapw_opts *o)
 int pcapw_open(struct pcapw *w, const char *name, const struct pcapw_opts *o,
 	       char *errbuf)
 {
+	struct afile_opts ao = {
+		.flags = (o->flags & PCAPW_FORCE ? AFILE_FORCE : 0) |
+			 (o->flags & PCAPW_STDOUT ? AFILE_STDOUT : 0),
+		.inputs = o->inputs,
+		.input_noun = o->input_noun,
+	};
+
 	memset(w, 0, sizeof(*w));
-	if (!name || !*name)
-		return errf(errbuf, "an empty file name");
-	if ((o->flags & PCAPW_PCAPNG) && (o->flags & PCAPW_NSEC))
+	if (name && *name && (o->flags & PCAPW_PCAPNG) && (o->flags & PCAPW_NSEC))
 		return errf(errbuf, "%s: pcapng is written in microseconds", name);
+	if (afile_open(&w->af, name, &ao, errbuf) < 0)
+		return -1;
 	w->flags = o->flags;
-	w->noun = o->input_noun ? o->input_noun : "the capture";
-	if ((o->flags & PCAPW_STDOUT) && !strcmp(name, "-")) {
-		snprintf(w->path, sizeof(w->path), "standard output");
-		w->f = stdout;
-	} else {
-		if (strlen(name) >= sizeof(w->path))
-			return errf(errbuf, "%.64s...: %s", name, strerror(ENAMETOOLONG));
-		memcpy(w->path, name, strlen(name) + 1);
-		if (inputs_stat(w, o, errbuf) || check_target(w, o, errbuf) ||
-		    make_tmp(w, errbuf))
-			return -1;
-	}
+	w->f = w->af.f;
 	write_header(w, o);
 	return 0;
 }
@@ -248,72 +137,10 @@ int pcapw_write(struct pcapw *w, int64_t sec, uint32_t nsec, const void *data,
 	return w->failed ? -1 : 0;
 }
 
-/* Flush, sync and close the temporary file (flush only for stdout). */
-static void finish(struct pcapw *w)
-{
-	errno = 0;
-	if (fflush(w->f) && !w->failed)
-		w->failed = errno ? errno : EIO;
-	if (w->f == stdout)
-		return;
-	if (!w->failed && fsync(fileno(w->f)))
-		w->failed = errno;
-	errno = 0;
-	if (fclose(w->f) && !w->failed)
-		w->failed = errno ? errno : EIO;
-}
-
-/* Move the complete temporary file to NAME under the rules of open. */
-static int place(struct pcapw *w, char *errbuf)
-{
-	struct stat st;
-
-	if (w->flags & PCAPW_FORCE) {
-		/* NAME may have changed since open: never onto an input */
-		if (stat(w->path, &st) == 0 && which_input(w, &st) >= 0)
-			return errf(errbuf, "%s: refusing to overwrite %s being read",
-				    w->path, w->noun);
-		if (rename(w->tmp, w->path))
-			return errf(errbuf, "%s: %s", w->path, strerror(errno));
-		return 0;
-	}
-	/* link(2) fails if NAME appeared meanwhile; rename(2) would replace it */
-	if (link(w->tmp, w->path) == 0) {
-		unlink(w->tmp);
-		return 0;
-	}
-	if (errno == EEXIST)
-		return errf(errbuf, "%s: file exists (made while writing); use --force to "
-			    "overwrite it", w->path);
-	if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS)
-		return errf(errbuf, "%s: %s", w->path, strerror(errno));
-	/* a file system without hard links: check, then rename */
-	if (lstat(w->path, &st) == 0)
-		return errf(errbuf, "%s: file exists; use --force to overwrite it", w->path);
-	if (rename(w->tmp, w->path))
-		return errf(errbuf, "%s: %s", w->path, strerror(errno));
-	return 0;
-}
-
 int pcapw_close(struct pcapw *w, int keep, char *errbuf)
 {
-	int rc = 0;
+	int rc = afile_close(&w->af, keep, errbuf);
 
-	if (!w->f)
-		return 0;
-	finish(w);
 	w->f = NULL;
-	if (w->failed) {
-		rc = errf(errbuf, "%s: write error: %s%s", w->path, strerror(w->failed),
-			  w->tmp[0] ? " (partial output removed)" : "");
-		keep = 0;
-	}
-	if (!w->tmp[0])
-		return rc;
-	if (keep && place(w, errbuf) < 0)
-		rc = -1;
-	if (!keep || rc < 0)
-		unlink(w->tmp); /* else it is NAME now (renamed, or linked and unlinked) */
-	w->tmp[0] = '\0';
 	return rc;
 }

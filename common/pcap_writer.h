@@ -3,8 +3,8 @@
  * pcap_writer.h - the one capture writer of the vxgbp tools (gbpgen,
  * gbpdump -w, gbpprobe -w/-W).  Internal: a static library, not installed.
  *
- * A capture is written under a temporary name in the directory of the file
- * asked for (NAME.tmp.XXXXXX, mode 0666 less the umask), flushed to disk and
+ * A capture is written under a temporary name (common/atomic_file.h) in
+ * the directory of the file asked for (NAME.tmp.XXXXXX, mode 0666 less the umask), flushed to disk and
  * moved into place by pcapw_close(w, 1) only: a crash, a write error or
  * pcapw_close(w, 0) never leaves a partial file under NAME, and an existing
  * NAME stays as it was until the new one is complete.
@@ -27,13 +27,13 @@
 #ifndef VXGBP_PCAP_WRITER_H
 #define VXGBP_PCAP_WRITER_H
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/types.h>
 
-#define PCAPW_ERRBUF_SIZE 512
-#define PCAPW_MAX_INPUTS 8
+#include "atomic_file.h"
+
+#define PCAPW_ERRBUF_SIZE AFILE_ERRBUF_SIZE
+#define PCAPW_MAX_INPUTS AFILE_MAX_INPUTS
 
 #define PCAPW_FORCE 0x1u   /* replace an existing regular file */
 #define PCAPW_PCAPNG 0x2u  /* pcapng: a Section Header Block, one Interface
@@ -54,21 +54,13 @@ struct pcapw_opts {
 	                                default), "the spec file", ... */
 };
 
-struct pcapw_id {
-	dev_t dev;
-	ino_t ino;
-};
-
 struct pcapw {
-	FILE *f;                     /* NULL when not open */
+	FILE *f;                     /* NULL when not open (af.f, mirrored) */
 	unsigned flags;
-	int failed;                  /* errno of the first failed write; 0 */
+	int failed;                  /* errno of the first failed write; 0
+	                                (af.failed, mirrored) */
 	uint64_t records;
-	unsigned n_inputs;
-	struct pcapw_id in[PCAPW_MAX_INPUTS];
-	const char *noun;
-	char path[PATH_MAX];         /* NAME, or "standard output" */
-	char tmp[PATH_MAX];          /* the temporary file; "" for stdout */
+	struct afile af;             /* the file: name, temporary, inputs */
 };
 
 /* Check NAME, create the temporary file and write the file header.

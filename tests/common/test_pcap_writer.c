@@ -270,7 +270,7 @@ START_TEST(atomic_new_file)
 	/* written, not complete: nothing under the name, a temporary beside it */
 	ck_assert(!exists(at("new.pcap")));
 	ck_assert_int_eq(tmp_files(), 1);
-	ck_assert_int_eq(strncmp(w.tmp, at("new.pcap.tmp."), strlen(at("new.pcap.tmp."))), 0);
+	ck_assert_int_eq(strncmp(w.af.tmp, at("new.pcap.tmp."), strlen(at("new.pcap.tmp."))), 0);
 	ck_assert_int_eq(pcapw_close(&w, 1, errbuf), 0);
 	ck_assert_int_eq(tmp_files(), 0);
 	ck_assert_int_eq(stat(at("new.pcap"), &st), 0);
