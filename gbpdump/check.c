@@ -11,8 +11,6 @@
 
 #include "check.h"
 
-#define CHECK_FIRST 3
-
 /* ---- profiles ---- */
 
 enum { PL_DEFAULT = 0, PL_MUST, PL_SHOULD, PL_INFO, PL_OFF };
@@ -57,6 +55,10 @@ static const struct profile profiles[] = {
 
 struct occ {
 	uint64_t frame;
+	uint64_t rec_off;  /* the record's file offset (gd_rec.off) */
+	uint32_t caplen;
+	int64_t sec;
+	uint32_t nsec;
 	int off;
 	unsigned char level;
 	char what[128];
@@ -66,6 +68,8 @@ struct gd_check {
 	const struct profile *prof;
 	int no_csum;                 /* the profile's, or --no-checksums */
 	uint64_t unjudged;           /* frames that could not be judged */
+	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
+	                                asked for (check_judges()): policy.* */
 	uint64_t cnt[VXGBP_R__COUNT][3];
 	unsigned n_occ[VXGBP_R__COUNT][3];
 	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
@@ -81,6 +85,10 @@ struct hview {
 	unsigned nest;                    /* 0 the first header, 1.. nested */
 	uint8_t kind;                     /* enum vxgbp_vx_kind */
 };
+
+/* Rules judged only when a front end asks for them (by id: a library
+ * without them has none). */
+static const char *const on_request[] = { "policy.denied", "policy.bypassed" };
 
 static const struct profile *profile_find(const char *name)
 {
@@ -104,7 +112,19 @@ struct gd_check *check_new(const char *profile, int no_csum)
 		return NULL;
 	c->prof = pr;
 	c->no_csum = no_csum || pr->no_csum;
+	for (size_t i = 0; i < sizeof(on_request) / sizeof(on_request[0]); i++) {
+		int r = vxgbp_rule_lookup(on_request[i]);
+
+		if (r >= 0 && r < 64)
+			c->on_request |= VXGBP_RB(r);
+	}
 	return c;
+}
+
+void check_judges(struct gd_check *c, unsigned rule)
+{
+	if (rule < 64)
+		c->on_request &= ~VXGBP_RB(rule);
 }
 
 unsigned check_parse_flags(const struct gd_check *c)
@@ -395,6 +415,10 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 		return;
 	o = &c->occ[r][lv - PL_MUST][c->n_occ[r][lv - PL_MUST]++];
 	o->frame = rec->no;
+	o->rec_off = rec->off;
+	o->caplen = rec->caplen;
+	o->sec = rec->sec;
+	o->nsec = rec->nsec;
 	o->level = (unsigned char)lv;
 	o->off = hv ? hv->off : p->err_off;
 	if (!hv)
@@ -588,13 +612,12 @@ static void report_first(const struct gd_check *c, struct gd_out *o)
 int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 		 const char *limit, struct gd_out *o, int json)
 {
-	uint64_t tot[3] = { 0, 0, 0 };
+	struct check_totals t;
+	const uint64_t *tot = t.count;
 	int rc;
 
-	for (unsigned r = 0; r < VXGBP_R__COUNT; r++)
-		for (int l = 0; l < 3; l++)
-			tot[l] += c->cnt[r][l];
-	rc = tot[0] ? CHECK_EXIT_FAIL : tot[1] ? CHECK_EXIT_WARN : CHECK_EXIT_PASS;
+	check_totals(c, &t);
+	rc = t.exit;
 
 	report_head(c, s, limit, tot, o, json);
 	if (report_rules(c, o, json) && !json)
@@ -611,4 +634,64 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 			   (unsigned long long)tot[2], (unsigned long long)c->unjudged,
 			   c->unjudged == 1 ? "" : "s");
 	return rc;
+}
+
+/* ---- the results per rule ---- */
+
+/* Rules not judged when checksums are not verified. */
+static int csum_rule(unsigned r)
+{
+	return r == VXGBP_R_IP_CSUM || r == VXGBP_R_UDP_CSUM || r == VXGBP_R_CSUM_OFFLOAD;
+}
+
+int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *cr)
+{
+	for (; *it < VXGBP_R__COUNT; (*it)++) {
+		unsigned r = *it;
+		int lv;
+
+		memset(cr, 0, sizeof(*cr));
+		if (!(cr->info = vxgbp_rule_get(r)))
+			continue;
+		cr->rule = r;
+		lv = level_of(c, r, NULL);
+		cr->level = lv == PL_OFF ? CHECK_OFF : (enum check_level)(lv - PL_MUST);
+		if (lv == PL_OFF)
+			cr->off_why = "off in this profile";
+		else if (r < 64 && (c->on_request & VXGBP_RB(r)) && !c->cnt[r][0] &&
+			 !c->cnt[r][1] && !c->cnt[r][2]) {
+			cr->level = CHECK_OFF;
+			cr->off_why = "judged with --policy only";
+		} else if (c->no_csum && csum_rule(r)) {
+			cr->level = CHECK_OFF;
+			cr->off_why = c->prof->no_csum ? "checksums not verified in this profile"
+						       : "checksums not verified (--no-checksums)";
+		}
+		for (int l = 0; l < 3; l++) {
+			cr->count[l] = c->cnt[r][l];
+			cr->n_first[l] = c->n_occ[r][l];
+			for (unsigned i = 0; i < c->n_occ[r][l]; i++) {
+				const struct occ *o = &c->occ[r][l][i];
+
+				cr->first[l][i] = (struct check_occ){ o->frame, o->rec_off, o->caplen,
+								      o->sec, o->nsec, o->off,
+								      o->what };
+			}
+		}
+		(*it)++;
+		return 1;
+	}
+	return 0;
+}
+
+void check_totals(const struct gd_check *c, struct check_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->profile = c->prof->name;
+	t->checksums = !c->no_csum;
+	t->unjudged = c->unjudged;
+	for (unsigned r = 0; r < VXGBP_R__COUNT; r++)
+		for (int l = 0; l < 3; l++)
+			t->count[l] += c->cnt[r][l];
+	t->exit = t->count[0] ? CHECK_EXIT_FAIL : t->count[1] ? CHECK_EXIT_WARN : CHECK_EXIT_PASS;
 }

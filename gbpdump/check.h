@@ -53,4 +53,73 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 		 const char *limit, struct gd_out *o, int json);
 void check_free(struct gd_check *c);
 
+/* ---- the results per rule (gbpdump --junit, --sarif, the HTML report) ----
+ *
+ *	struct check_rule cr;
+ *	unsigned it = 0;
+ *
+ *	while (check_rule_next(c, &it, &cr))
+ *		... cr.info->id, cr.level, cr.count[CHECK_MUST] ...
+ *
+ * visits every rule the engine knows, found or not, in rule number order,
+ * also the rules the profile turns off (level CHECK_OFF, off_why says why).
+ * A rule's occurrences are counted at the level the profile gave them on
+ * their frame: mostly cr.level, but a rule can be counted at more than one
+ * (under "linux", gbp.reserved-flags is SHOULD, and MUST on frames a Linux
+ * gbp device drops).  Valid until the next check_frame() or check_free(). */
+
+enum check_level { CHECK_MUST = 0, CHECK_SHOULD = 1, CHECK_INFO = 2, CHECK_OFF = 3 };
+
+#define CHECK_FIRST 3 /* occurrences kept per rule and level */
+
+struct check_occ {
+	uint64_t frame;      /* 1-based frame number */
+	uint64_t rec_off;    /* file offset of the frame's record (its 16-byte
+	                        header) in a classic pcap file; 0: not known
+	                        (pcapng, libpcap's reader, live capture) */
+	uint32_t caplen;     /* bytes of the frame captured (the record holds
+	                        16 + caplen bytes in classic pcap) */
+	int64_t sec;         /* the frame's time: seconds since the epoch */
+	uint32_t nsec;       /* and nanoseconds */
+	int off;             /* byte offset in the frame of what is judged (the
+	                        VXLAN header, the layer, the error); -1 none */
+	const char *what;    /* one line; may hold addresses and numbers from
+	                        the capture: escape it for XML, JSON, HTML */
+};
+
+struct check_rule {
+	unsigned rule;                        /* rule number (VXGBP_R_*) */
+	const struct vxgbp_rule_info *info;   /* id, library level, scope, source
+	                                         (RFC/draft section), text */
+	enum check_level level;               /* the profile's level; CHECK_OFF:
+	                                         not judged */
+	const char *off_why;                  /* CHECK_OFF: why ("off in profile
+	                                         linux", "checksums not
+	                                         verified"); else NULL */
+	uint64_t count[3];                    /* occurrences counted at
+	                                         CHECK_MUST, _SHOULD, _INFO */
+	unsigned n_first[3];                  /* the first ones kept, per level */
+	struct check_occ first[3][CHECK_FIRST];
+};
+
+/* Rules judged only on request (policy.denied, policy.bypassed: with
+ * --policy) are off for check_rule_next() ("judged with --policy only")
+ * until the front end that judges them says so. */
+void check_judges(struct gd_check *c, unsigned rule);
+
+/* Fill cr with the rule at or after *it and step *it past it: 1, or 0
+ * when there is none left.  Start with *it = 0. */
+int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *cr);
+
+/* The run as a whole: profile, checksums verified, frames not judged,
+ * counts per level and the exit status check_report() returns. */
+struct check_totals {
+	const char *profile;  /* "strict", "linux", ... */
+	int checksums;        /* 1 when checksums were verified and judged */
+	uint64_t unjudged;    /* frames that could not be judged */
+	uint64_t count[3];    /* occurrences at CHECK_MUST, _SHOULD, _INFO */
+	int exit;             /* CHECK_EXIT_PASS, _WARN or _FAIL */
+};
+void check_totals(const struct gd_check *c, struct check_totals *t);
+
 #endif /* GBPDUMP_CHECK_H */
