@@ -380,6 +380,8 @@ struct run {
 	struct vxgbp_track *trk;   /* NULL: the run needs no cross-frame state */
 	int trk_oom;               /* the tracker's zalloc failed once */
 	struct gd_check *chk;
+	struct vxgbp_policy *policy; /* --policy (NULL without): judge pairs with
+	                                vxgbp_policy_pair(), flows with _judge() */
 	unsigned long long matched;
 	char errbuf[GD_ERRBUF];
 };

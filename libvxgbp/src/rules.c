@@ -98,6 +98,10 @@ static const struct vxgbp_rule_info rules[VXGBP_R__COUNT] = {
 		"tunnels nested deeper than the parser walks: the innermost layers are not decoded" },
 	[VXGBP_R_UNJUDGED] = { "frame.unjudged", VXGBP_LEVEL_SHOULD, VXGBP_SCOPE_PARSE, "vxgbp",
 		"the frame could not be judged: it ends or breaks before the parser could tell whether it carries VXLAN" },
+	[VXGBP_R_POLICY_DENIED] = { "policy.denied", VXGBP_LEVEL_MUST, VXGBP_SCOPE_INNER, "the --policy file",
+		"a flow the policy denies was seen (judged per flow, with --policy only)" },
+	[VXGBP_R_POLICY_BYPASSED] = { "policy.bypassed", VXGBP_LEVEL_MUST, VXGBP_SCOPE_HEADER, DRAFT " sec. 2.1 (A bit); the --policy file",
+		"Policy Applied (A) set on a flow the policy denies: enforcement was claimed but bypassed (with --policy only)" },
 };
 
 const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule)

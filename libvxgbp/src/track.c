@@ -42,7 +42,7 @@ size_t vxgbp_track_size(void)
 
 int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 {
-	const unsigned modes = VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX;
+	const unsigned modes = VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX | VXGBP_TRACK_FLOWS;
 	struct trk_mem m;
 	struct trk_state *st;
 	size_t size;
@@ -69,6 +69,7 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	vxgbpi_tab_init(&st->flows, TRK_KEY6);
 	vxgbpi_tab_init(&st->pairs, TRK_KEY4);
 	vxgbpi_tab_init(&st->vnis, TRK_KEY4);
+	vxgbpi_tab_init(&st->bflows, TRK_KEY6);
 	t->st = st;
 	return 0;
 }
@@ -84,6 +85,7 @@ void vxgbp_track_fini(struct vxgbp_track *t)
 	vxgbpi_tab_free(&st->mem, &st->flows);
 	vxgbpi_tab_free(&st->mem, &st->pairs);
 	vxgbpi_tab_free(&st->mem, &st->vnis);
+	vxgbpi_flows_free(st);
 	m = st->mem; /* st itself goes back last */
 	vxgbpi_mem_put(&m, st, st->size);
 	t->st = NULL;
@@ -122,6 +124,8 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 		full |= vxgbpi_matrix_frame(st, p);
 	if ((st->what & VXGBP_TRACK_RULES) && (p->have & VXGBP_HAVE_INNER_L2) && inner_ok(p))
 		full |= vxgbpi_rules_frame(st, p, frame, r);
+	if ((st->what & VXGBP_TRACK_FLOWS) && (p->have & VXGBP_HAVE_INNER_L3))
+		full |= vxgbpi_flows_frame(st, p, frame);
 	if (r)
 		r->full = full;
 	return full ? VXGBP_E_NOSPACE : 0;
@@ -132,7 +136,8 @@ static unsigned full_of(const struct trk_state *st)
 	return (st->eps.dropped ? VXGBP_TRACK_FULL_ENDPOINTS : 0) |
 	       (st->flows.dropped ? VXGBP_TRACK_FULL_FLOWS : 0) |
 	       (st->pairs.dropped ? VXGBP_TRACK_FULL_PAIRS : 0) |
-	       (st->vnis.dropped ? VXGBP_TRACK_FULL_VNIS : 0);
+	       (st->vnis.dropped ? VXGBP_TRACK_FULL_VNIS : 0) |
+	       (st->bflows.dropped ? VXGBP_TRACK_FULL_BIFLOWS : 0);
 }
 
 void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s)

@@ -6,6 +6,7 @@
  *                   endpoints, flows)
  *   track_matrix.c  counters per VNI and group, the (source group, VNI,
  *                   destination) pairs, the group-to-group matrix
+ *   track_flows.c   bidirectional flows for a policy audit (FLOWS)
  *   track.c         the public entry points
  * vxgbpi_ names stay out of the shared library's exports.
  */
@@ -207,6 +208,16 @@ struct trk_pend {
 
 #define TRK_NGROUPS (VXGBP_GROUP_NONE + 1)
 
+/* A bidirectional flow (track_flows.c), by the sides of its key: side 0
+ * is the endpoint whose (address, port) sorts first. */
+struct trk_flowrec {
+	uint64_t first, first_a, a_frames;
+	uint64_t frames[2], bytes[2];
+	uint32_t group[2];  /* the group each side last sent with (_NONE: G clear) */
+	uint8_t init;       /* the initiator's side */
+	uint8_t syn;        /* a SYN without ACK named it */
+};
+
 /*
  * Everything the tracker changes, in the one allocation of its fixed part:
  * the struct, then (MATRIX) the per-group counters and the groups seen,
@@ -231,6 +242,9 @@ struct trk_state {
 	uint32_t *seen;            /* groups with frames, as first seen */
 	uint32_t nseen;
 	struct trk_dup *dup;       /* [TRK_DUP_SLOTS] */
+	struct trk_tab bflows;     /* FLOWS: key -> index in recs (v.cnt.frames) */
+	struct trk_flowrec *recs;  /* FLOWS: nrecs of caprecs, from zalloc */
+	size_t nrecs, caprecs;
 };
 
 struct vxgbp_track {
@@ -242,6 +256,8 @@ struct vxgbp_track {
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r);
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p);
+unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
+void vxgbpi_flows_free(struct trk_state *st);
 /* Apply the update the pipeline holds (none: nothing). */
 unsigned vxgbpi_matrix_flush(struct trk_state *st);
 

@@ -35,14 +35,14 @@ extern "C" {
 /* The version of this header.  vxgbp_version() gives the library's, which
  * may be newer (the same major version keeps the ABI: docs/api.md). */
 #define VXGBP_VERSION_MAJOR 1
-#define VXGBP_VERSION_MINOR 0
+#define VXGBP_VERSION_MINOR 1
 #define VXGBP_VERSION_PATCH 0
-#define VXGBP_VERSION "1.0.0"
+#define VXGBP_VERSION "1.1.0"
 /* One number to compare: 0xMMmmpp. */
 #define VXGBP_VERSION_NUMBER \
 	((VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) | VXGBP_VERSION_PATCH)
 
-/* The library's version, "1.0.0" (the VXGBP_VERSION it was built with). */
+/* The library's version, "1.1.0" (the VXGBP_VERSION it was built with). */
 const char *vxgbp_version(void);
 
 /* ------------------------------------------------------------------------
@@ -304,6 +304,9 @@ enum vxgbp_rule {
 	VXGBP_R_CSUM_OFFLOAD,     /* udp.checksum-offload (INFO) */
 	VXGBP_R_DEPTH,            /* tunnel.depth (INFO) */
 	VXGBP_R_UNJUDGED,         /* frame.unjudged */
+	/* policy rules (since 1.1; gbpdump --policy: judged at the end, per flow) */
+	VXGBP_R_POLICY_DENIED,    /* policy.denied */
+	VXGBP_R_POLICY_BYPASSED,  /* policy.bypassed */
 	VXGBP_R__COUNT
 };
 #define VXGBP_RB(r) ((uint64_t)1 << (r))
@@ -668,6 +671,7 @@ int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 
 #define VXGBP_TRACK_RULES 0x1u  /* the four cross-frame rules */
 #define VXGBP_TRACK_MATRIX 0x2u /* VNI/group counters, group-to-group matrix */
+/* VXGBP_TRACK_FLOWS (since 1.1): below, with vxgbp_track_flows() */
 
 #define VXGBP_TRACK_BUDGET_DEFAULT ((size_t)256 << 20)
 
@@ -766,6 +770,54 @@ struct vxgbp_track_cell {
 int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n);
+
+/* Since 1.1: bidirectional flows (VXGBP_TRACK_FLOWS), for a policy audit.
+ *
+ * A flow is the inner 5-tuple of the first VXLAN header's IPv4/IPv6 frame
+ * within a VNI, both directions together: IP version, protocol, the two
+ * addresses, and the two ports for TCP and UDP (other protocols, ICMP
+ * included, by addresses and protocol alone).  Its initiator is the side
+ * that sent the first frame seen, unless a TCP SYN without ACK is seen
+ * later from the other side: the first such SYN names the initiator.
+ * Resolved when read (vxgbp_track_flows), like the matrix:
+ *  - src_group: the group ID of the initiator's last frame in the flow,
+ *    VXGBP_GROUP_NONE when that frame had G clear;
+ *  - dst_group: the responder's group as the matrix learns it (the last
+ *    group the responder's address sent GBP with in this VNI, in any flow,
+ *    even later in the capture), VXGBP_GROUP_UNKNOWN when never seen.
+ * Flows are kept in the same budget as the other tables: a flow that finds
+ * no room is not stored and counted (vxgbp_track_flow_stats, full bit
+ * VXGBP_TRACK_FULL_BIFLOWS); its frames are then in no flow. */
+#define VXGBP_TRACK_FLOWS 0x4u     /* vxgbp_track_opts.what: bidirectional flows */
+#define VXGBP_TRACK_FULL_BIFLOWS 0x10u /* result/summary .full: a flow not stored */
+
+struct vxgbp_track_flow {
+	uint64_t first_frame;     /* the flow's first frame (1-based) */
+	uint64_t frames[2];       /* [0] initiator to responder, [1] back */
+	uint64_t bytes[2];        /* bytes on the wire (outer frames) */
+	uint64_t a_frames;        /* frames with G and A (Policy Applied) set,
+	                             either direction */
+	uint64_t first_a_frame;   /* the first of them; 0: none */
+	uint32_t vni;
+	uint32_t src_group;       /* initiator's: group ID or VXGBP_GROUP_NONE */
+	uint32_t dst_group;       /* responder's: group ID, _NONE never, or
+	                             VXGBP_GROUP_UNKNOWN */
+	uint16_t sport, dport;    /* initiator's and responder's port (TCP,
+	                             UDP; 0 for other protocols) */
+	uint8_t ip_version;       /* 4 or 6 */
+	uint8_t proto;            /* IP protocol (IPv6: the last next header) */
+	uint8_t syn;              /* 1: a TCP SYN without ACK named the initiator */
+	uint8_t src[16], dst[16]; /* initiator's and responder's address (4 or
+	                             16 bytes used) */
+};
+/* Flows held now and flows dropped (frames that brought a flow that found
+ * no room: a flow seen in 3 such frames counts 3).  Returns 0, or
+ * VXGBP_E_INVAL (no tracker, or one without VXGBP_TRACK_FLOWS). */
+int vxgbp_track_flow_stats(const struct vxgbp_track *t, size_t *held, uint64_t *dropped);
+/* Copy out the flows, sorted by first frame.  n is the room in out
+ * (vxgbp_track_flow_stats' held is enough).  Returns the number written,
+ * VXGBP_E_NOSPACE, or VXGBP_E_INVAL (no tracker, or no VXGBP_TRACK_FLOWS). */
+int vxgbp_track_flows(const struct vxgbp_track *t, struct vxgbp_track_flow *out, size_t n);
 
 /* ------------------------------------------------------------------------
  * Frame builder.
@@ -894,6 +946,71 @@ int vxgbp_groups_parse_line(struct vxgbp_groups *g, const char *line, size_t len
 			    size_t *col);
 /* Name for id, or NULL. */
 const char *vxgbp_groups_name(const struct vxgbp_groups *g, uint16_t id);
+
+/* ------------------------------------------------------------------------
+ * Group-based policy (since 1.1; the language: docs/policy.md).  One rule
+ * a line, first match wins, as an ACL:
+ *
+ *     default deny                      # the default when absent
+ *     allow client -> web tcp 80,443
+ *     allow web -> db tcp 5432
+ *     allow * -> dns udp 53
+ *     deny  0x100 -> unknown any
+ *
+ * A rule judges a flow (vxgbp_track_flow) by its initiator's group (src),
+ * the responder's group (dst), the IP protocol and the responder's port.
+ * Groups are names from a struct vxgbp_groups, IDs (decimal or 0x-hex),
+ * `none` (VXGBP_GROUP_NONE: G clear), `unknown` (VXGBP_GROUP_UNKNOWN) or
+ * `*` (any of these).  Storage is the caller's, as for vxgbp_groups.
+ */
+#define VXGBP_POLICY_DENY 0
+#define VXGBP_POLICY_ALLOW 1
+#define VXGBP_POLICY_SOME 2   /* vxgbp_policy_pair only: depends on protocol/port */
+
+#define VXGBP_POLICY_ANY_GROUP 0xffffffffu /* a rule's `*` */
+#define VXGBP_POLICY_ANY_PROTO 0xffffu     /* a rule's `any` */
+#define VXGBP_POLICY_MAX_PORTS 16          /* port ranges in one rule */
+#define VXGBP_POLICY_DEFAULT 0xffffffffu   /* *rule_index: no rule matched */
+
+struct vxgbp_policy_rule {
+	uint32_t src, dst;     /* group ID, VXGBP_GROUP_NONE, _UNKNOWN or
+	                          VXGBP_POLICY_ANY_GROUP */
+	uint32_t line;         /* the line number given to the parser */
+	uint16_t proto;        /* 0..255, or VXGBP_POLICY_ANY_PROTO */
+	uint8_t action;        /* VXGBP_POLICY_DENY or _ALLOW */
+	uint8_t n_ports;       /* 0: every port (and protocols without ports) */
+	uint16_t port_lo[VXGBP_POLICY_MAX_PORTS]; /* inclusive ranges; with */
+	uint16_t port_hi[VXGBP_POLICY_MAX_PORTS]; /* ports, only TCP/UDP match */
+};
+struct vxgbp_policy {
+	struct vxgbp_policy_rule *v; /* caller's array, in file order */
+	size_t n, cap;
+	const struct vxgbp_groups *groups; /* names (may be NULL: IDs only) */
+	uint8_t dflt;          /* VXGBP_POLICY_DENY (the default) or _ALLOW */
+	uint32_t dflt_line;    /* the `default` line; 0: none (deny) */
+};
+void vxgbp_policy_init(struct vxgbp_policy *p, struct vxgbp_policy_rule *storage,
+		       size_t cap, const struct vxgbp_groups *groups);
+/* Parse one line (lineno is kept in the rule).  0 (added, `default`, blank
+ * or comment), VXGBP_E_SYNTAX, VXGBP_E_NOSPACE.  On VXGBP_E_SYNTAX *col is
+ * the 0-based column of the problem and *msg (both when not NULL) a
+ * one-line reason ("unknown group name", ...). */
+int vxgbp_policy_parse_line(struct vxgbp_policy *p, const char *line, size_t len,
+			    uint32_t lineno, size_t *col, const char **msg);
+/* The verdict for one flow: src/dst group (as vxgbp_track_flow gives
+ * them), IP protocol, responder's port (0 without ports).  Returns
+ * VXGBP_POLICY_ALLOW or _DENY; *rule_index (when not NULL) is the index of
+ * the rule in p->v that decided, or VXGBP_POLICY_DEFAULT. */
+int vxgbp_policy_judge(const struct vxgbp_policy *p, uint32_t src, uint32_t dst,
+		       uint8_t ipproto, uint16_t dport, unsigned *rule_index);
+/* The verdict for all traffic from group src to group dst (group IDs, or
+ * VXGBP_GROUP_NONE / VXGBP_GROUP_UNKNOWN as the tracker's matrix uses them):
+ * ALLOW when every flow would be allowed, DENY when every flow would be
+ * denied, SOME when it depends on protocol/port.  Exact. */
+int vxgbp_policy_pair(const struct vxgbp_policy *p, uint32_t src, uint32_t dst);
+/* Rule i can never decide: one earlier rule matches every flow it
+ * matches.  Returns 1 (*by, when not NULL, is that rule's index) or 0. */
+int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by);
 
 /* ------------------------------------------------------------------------
  * CIPSO (IPv4 option 134, draft-ietf-cipso-ipsecurity-01 / FIPS 188) and
