@@ -943,7 +943,7 @@ START_TEST(test_api_errors)
 	EXPECT_EQ(vxgbp_track_init(t, NULL), VXGBP_E_INVAL);
 	o.what = 0;
 	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
-	o.what = 4;
+	o.what = 8; /* no such mode (4 is VXGBP_TRACK_FLOWS since 1.1) */
 	EXPECT_EQ(vxgbp_track_init(t, &o), VXGBP_E_INVAL);
 	o.what = VXGBP_TRACK_MATRIX;
 	o.zalloc = NULL;
