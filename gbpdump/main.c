@@ -26,6 +26,7 @@
 #include "out.h"
 #include "print.h"
 #include "reader.h"
+#include "report.h"
 #include "stats.h"
 #include "writer.h"
 
@@ -78,6 +79,12 @@ static void usage(FILE *f)
 "  --groups FILE   names for group IDs, 'ID NAME' per line, '#' comments\n"
 "  --stats         print only a summary at the end: per VNI, per group, and\n"
 "                  the group-to-group matrix\n"
+"  --dot           with --stats: the group graph in Graphviz DOT instead\n"
+"  --report FILE   write an HTML report to FILE (one self-contained page: the\n"
+"                  matrix as a heat map, the group graph, per-VNI and per-group\n"
+"                  tables, findings over time and per rule, Linux verdicts);\n"
+"                  alone it prints nothing on standard output, with --stats or\n"
+"                  --check those print as usual; --force to replace FILE\n"
 "  --check         conformance report instead of frames: counts per rule\n"
 "                  (level, source), then the first occurrences; with --json one\n"
 "                  JSON object\n"
@@ -95,7 +102,7 @@ static void usage(FILE *f)
 "                  new keys are not tracked and a warning says how many\n"
 "  -w FILE         write the matching frames to FILE (classic pcap); never\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
-"  --force         let -w replace an existing file\n"
+"  --force         let -w or --report replace an existing file\n"
 "  -h, --help      this text;  --version  the version\n"
 "\n"
 "Exit status: 0 all frames read; 1 a data problem (an unreadable or truncated\n"
@@ -118,6 +125,10 @@ struct opts {
 	size_t budget;             /* 0: the library's default */
 	struct vxgbp_parse_opts popts;
 	char *filter;              /* the BPF expression, or NULL */
+	const char *report;        /* --report FILE */
+	int dot;                   /* --dot (with --stats) */
+	char *cmdline;             /* the options, less --report FILE (the report's header) */
+	int quiet;                 /* -q: no progress line */
 };
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
@@ -133,6 +144,7 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 enum {
 	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
 	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET, OPT_NO_CSUM,
+	OPT_REPORT, OPT_DOT,
 };
 
 static int bad_value(const char *opt, const char *want, const char *got)
@@ -222,6 +234,12 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_NO_CSUM:
 		o->no_csum = 1;
 		break;
+	case OPT_REPORT:
+		o->report = arg;
+		break;
+	case OPT_DOT:
+		o->dot = 1;
+		break;
 	case OPT_PROFILE:
 		o->profile = arg;
 		/* fall through */
@@ -264,6 +282,15 @@ static int check_combos(const struct opts *o)
 		fprintf(stderr, "gbpdump: --check does not combine with -w or --stats\n");
 		return EXIT_USAGE;
 	}
+	if (o->dot && (!o->stats || o->json)) {
+		fprintf(stderr, "gbpdump: --dot goes with --stats (and not --json)\n");
+		return EXIT_USAGE;
+	}
+	if (o->report && (o->wfile || (o->json && !o->stats && !o->check))) {
+		fprintf(stderr, "gbpdump: --report does not combine with -w, nor --json without "
+			"--stats or --check\n");
+		return EXIT_USAGE;
+	}
 	if (o->check && !check_profile_known(o->profile)) {
 		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp, "
 			"offload)\n",
@@ -291,6 +318,37 @@ static char *join_args(int argc, char **argv, int i)
 	return s;
 }
 
+/* Is a an abbreviation of --report (getopt_long takes any unique one)? */
+static int is_report_opt(const char *a)
+{
+	size_t n = strcspn(a, "=");
+
+	return n >= 3 && n <= 8 && !strncmp(a, "--report", n);
+}
+
+/* argv[1..] as the report's header shows it: joined by spaces, without
+ * --report FILE (where the report is written is not part of it). */
+static char *cmdline_join(int argc, char **argv)
+{
+	size_t n = 1;
+	char *s;
+
+	for (int k = 1; k < argc; k++)
+		n += strlen(argv[k]) + 1;
+	if (!(s = calloc(1, n)))
+		return NULL;
+	for (int k = 1; k < argc; k++) {
+		if (is_report_opt(argv[k])) {
+			k += !strchr(argv[k], '=');
+			continue;
+		}
+		if (*s)
+			strcat(s, " ");
+		strcat(s, argv[k]);
+	}
+	return s;
+}
+
 /* The command line into o: GO_ON, or the exit status. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -307,6 +365,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "track-budget", required_argument, NULL, OPT_BUDGET },
 		{ "no-checksums", no_argument, NULL, OPT_NO_CSUM },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "dot", no_argument, NULL, OPT_DOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -320,7 +380,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return rc;
 	if ((rc = check_combos(o)) != GO_ON)
 		return rc;
-	if (optind < argc && !(o->filter = join_args(argc, argv, optind))) {
+	if ((optind < argc && !(o->filter = join_args(argc, argv, optind))) ||
+	    (o->report && !(o->cmdline = cmdline_join(argc, argv)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
 	}
@@ -379,7 +440,8 @@ struct run {
 	struct gd_out *out;
 	struct vxgbp_track *trk;   /* NULL: the run needs no cross-frame state */
 	int trk_oom;               /* the tracker's zalloc failed once */
-	struct gd_check *chk;
+	struct gd_check *chk;      /* --check, --report */
+	struct gd_report *rep;     /* --report */
 	struct vxgbp_policy *policy; /* --policy (NULL without): judge pairs with
 	                                vxgbp_policy_pair(), flows with _judge() */
 	unsigned long long matched;
@@ -403,11 +465,14 @@ static void trk_free(void *ctx, void *ptr, size_t size)
 }
 
 /* What the tracker does for this run: the matrix for --stats, the rules
- * for --check, --json and -v; nothing for plain text and -w. */
+ * for --check, --json and -v, both for --report; nothing for plain text
+ * and -w. */
 static unsigned track_modes(const struct opts *o)
 {
 	if (o->wfile)
 		return 0;
+	if (o->report)
+		return VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES;
 	if (o->stats)
 		return VXGBP_TRACK_MATRIX;
 	if (o->check || o->json || o->verbose)
@@ -421,7 +486,7 @@ static int open_track(struct run *r, const struct opts *o)
 	struct vxgbp_track_opts to = { track_modes(o), o->budget, trk_zalloc, trk_free, r };
 	int e;
 
-	if (o->check && !(r->chk = check_new(o->profile, o->no_csum))) {
+	if ((o->check || o->report) && !(r->chk = check_new(o->profile, o->no_csum))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
 	}
@@ -514,11 +579,15 @@ static int run_open(struct run *r, struct opts *o)
 		return EXIT_IO;
 	}
 	/* --stats prints no findings (and excludes --check): skip verifying
-	 * checksums, a third of the per-frame work. */
-	if (o->stats || o->no_csum)
+	 * checksums, a third of the per-frame work.  --report has findings. */
+	if ((o->stats && !o->report) || o->no_csum)
 		o->popts.flags |= VXGBP_PARSE_NO_CSUM;
 	if ((rc = open_track(r, o)) != GO_ON)
 		return rc;
+	if (o->report && !(r->rep = report_new())) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
+	}
 	if (r->chk)
 		o->popts.flags |= check_parse_flags(r->chk);
 	if (!(r->out = malloc(sizeof(*r->out)))) {
@@ -585,11 +654,13 @@ static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *r
 		vxgbp_track_frame(r->trk, &pkt, rec->no, &tr);
 		xf = tr.findings;
 	}
+	if (r->chk)
+		check_frame(r->chk, rec, &pkt, &tr);
+	if (r->rep)
+		report_frame(r->rep, rec, &pkt, r->chk);
 	if (o->wfile)
 		writer_add(&r->wr, rec);
-	else if (r->chk)
-		check_frame(r->chk, rec, &pkt, &tr);
-	else if (o->stats)
+	else if (r->chk || o->stats)
 		; /* the tracker counted it */
 	else if (o->json)
 		print_json(r->out, &r->pp, rec, &pkt, xf);
@@ -637,7 +708,7 @@ static const char *track_limit(const struct run *r, const struct opts *o, char *
 static void track_warn(const struct run *r, const struct opts *o,
 		       const struct vxgbp_track_summary *s, const char *limit)
 {
-	if (!r->trk || r->chk || !s->full)
+	if (!r->trk || o->check || !s->full)
 		return;
 	if (o->stats)
 		fprintf(stderr, "gbpdump: warning: %s: tables full: %llu frames not counted per "
@@ -651,6 +722,21 @@ static void track_warn(const struct run *r, const struct opts *o,
 			"not tracked; cross-frame findings are incomplete\n", limit,
 			(unsigned long long)s->dropped_endpoints,
 			(unsigned long long)s->dropped_flows);
+}
+
+/* --report FILE, from what the run collected.  0, or -1 after a message. */
+static int write_report(struct run *r, const struct opts *o, const char *limit)
+{
+	const char *inputs[] = { o->rfile, o->gfile, NULL };
+	struct report_src src = {
+		r->trk, r->chk, &r->groups, o->rfile ? o->rfile : o->iface,
+		o->cmdline ? o->cmdline : "", limit, r->policy,
+	};
+
+	if (report_write(r->rep, &src, o->report, inputs, o->force, r->errbuf) == 0)
+		return 0;
+	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+	return -1;
 }
 
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
@@ -668,12 +754,16 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	}
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
-	if (o->stats && stats_print(r->trk, r->out, &r->groups, o->json) < 0) {
+	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
+					     o->rfile ? o->rfile : o->iface)
+			 : stats_print(r->trk, r->out, &r->groups, o->json)) < 0) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		rc = EXIT_IO;
 	}
-	if (r->chk && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
+	if (o->check && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
 		rc = x;
+	if (r->rep && write_report(r, o, limit) < 0)
+		rc = EXIT_IO;
 	if (out_flush(r->out) < 0 && r->out->err != EPIPE) {
 		fprintf(stderr, "gbpdump: standard output: %s\n", strerror(r->out->err));
 		rc = EXIT_IO;
@@ -713,6 +803,7 @@ static void run_close(struct run *r, const struct opts *o)
 		free(r->trk);
 	}
 	check_free(r->chk);
+	report_free(r->rep);
 	free(r->out);
 	free(r->gstore);
 }
@@ -725,11 +816,13 @@ int main(int argc, char **argv)
 
 	if ((rc = parse_args(argc, argv, &o)) != GO_ON) {
 		free(o.filter);
+		free(o.cmdline);
 		return rc;
 	}
 	if ((rc = run_open(&run, &o)) == GO_ON)
 		rc = run_finish(&run, &o, run_loop(&run, &o));
 	run_close(&run, &o);
 	free(o.filter);
+	free(o.cmdline);
 	return rc;
 }

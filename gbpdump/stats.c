@@ -10,22 +10,17 @@
 
 #include "stats.h"
 
-/* What the tracker gives, copied out sorted. */
-struct tables {
-	struct vxgbp_track_summary s;
-	struct vxgbp_track_count *v, *g;
-	struct vxgbp_track_cell *c;
-	int nv, ng, nc;
-};
+/* struct stats_tables (stats.h), under its short local name */
+#define tables stats_tables
 
-static void tables_free(struct tables *tb)
+void stats_tables_free(struct tables *tb)
 {
 	free(tb->v);
 	free(tb->g);
 	free(tb->c);
 }
 
-static int tables_get(const struct vxgbp_track *t, struct tables *tb)
+int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 {
 	vxgbp_track_summary(t, &tb->s);
 	tb->v = malloc((tb->s.vnis ? tb->s.vnis : 1) * sizeof(*tb->v));
@@ -139,12 +134,12 @@ int stats_print(const struct vxgbp_track *t, struct gd_out *o,
 		const struct vxgbp_groups *groups, int json)
 {
 	struct tables tb = { 0 };
-	int rc = tables_get(t, &tb);
+	int rc = stats_tables_get(t, &tb);
 
 	if (!rc && json)
 		print_json(&tb, o, groups);
 	else if (!rc)
 		print_text(&tb, o, groups);
-	tables_free(&tb);
+	stats_tables_free(&tb);
 	return rc;
 }

@@ -11,6 +11,20 @@
 
 #include "out.h"
 
+/* What the tracker gives, copied out sorted (vxgbp_track_vnis, _groups,
+ * _matrix); also read by the report (report.c) and --dot (dot.c). */
+struct stats_tables {
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count *v, *g;
+	struct vxgbp_track_cell *c;
+	int nv, ng, nc;
+};
+
+/* Fill tb (zeroed by the caller) from t: 0, or -1 when memory ran out;
+ * stats_tables_free it either way. */
+int stats_tables_get(const struct vxgbp_track *t, struct stats_tables *tb);
+void stats_tables_free(struct stats_tables *tb);
+
 /* 0, or -1 when memory for the sorted copies ran out (nothing printed). */
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
 		const struct vxgbp_groups *groups, int json);
