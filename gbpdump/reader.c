@@ -7,6 +7,12 @@
  *   writer's byte order; version; thiszone; sigfigs; snaplen; linktype
  *   (low 16 bits; the upper bits may carry FCS information).
  *   16-byte record header: ts_sec, ts_frac, caplen, len; then caplen bytes.
+ *
+ * Compressed input (decompress.h) is told by its magic bytes in the first
+ * bytes read; from then on the same buffer is filled by the decompressor
+ * instead of read(2) (a mapped file is then read with read(2) instead),
+ * and the capture inside goes through the same paths as an uncompressed
+ * one.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -91,15 +97,10 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 		r->cap = ncap;
 	}
 	while (r->end - r->pos < want) {
-		ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		ssize_t n = gd_src_read(&r->src, r->buf + r->end, r->cap - r->end, errbuf);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(errbuf, GD_ERRBUF, "%s: read error at offset %llu: %s", r->name,
-				 (unsigned long long)(r->buf_off + r->end), strerror(errno));
+		if (n < 0)
 			return -1;
-		}
 		if (n == 0) {
 			r->eof = 1;
 			break;
@@ -247,11 +248,11 @@ static int map_open(struct gd_reader *r, const struct stat *st)
 	return 0;
 }
 
-/* A FILE that first returns the bytes we peeked, then the descriptor. */
+/* A FILE that first returns the bytes we peeked, then the source. */
 struct peek {
 	uint8_t *b; /* owned: the reader's buffer */
 	size_t n, at;
-	int fd;
+	struct gd_src src; /* owned: the decoder and the descriptor */
 };
 
 static ssize_t peek_read(void *cookie, char *buf, size_t size)
@@ -265,17 +266,40 @@ static ssize_t peek_read(void *cookie, char *buf, size_t size)
 		p->at += k;
 		return (ssize_t)k;
 	}
-	return read(p->fd, buf, size);
+	{
+		char err[GD_ERRBUF]; /* kept by the decoder: next_libpcap() says it */
+		ssize_t n = gd_src_read(&p->src, (uint8_t *)buf, size, err);
+
+		if (n < 0 && p->src.z)
+			errno = EIO;
+		return n;
+	}
 }
 
 static int peek_close(void *cookie)
 {
 	struct peek *p = cookie;
-	int rc = p->fd > 2 ? close(p->fd) : 0;
+	int rc = p->src.fd > 2 ? close(p->src.fd) : 0;
 
+	gd_src_fini(&p->src);
 	free(p->b);
 	free(p);
 	return rc;
+}
+
+/* For messages about what is inside a compressed file. */
+static const char *zsuffix(const struct gd_reader *r)
+{
+	switch (r->zfmt) {
+	case GD_Z_GZIP:
+		return " (gzip-compressed)";
+	case GD_Z_ZSTD:
+		return " (zstd-compressed)";
+	case GD_Z_XZ:
+		return " (xz-compressed)";
+	default:
+		return "";
+	}
 }
 
 /* Hand the bytes already read (and the descriptor) to libpcap. */
@@ -300,23 +324,28 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 			snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
 			return -1;
 		}
+		gd_src_init(&r->src, r->fd, r->name, r->map_base);
 	}
 	p->b = r->buf;
 	p->n = r->end;
-	p->fd = r->fd;
+	p->src = r->src;
 	if (!(r->fp = fopencookie(p, "r", io))) {
 		free(p);
 		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
 		return -1;
 	}
-	r->fd = -1; /* the FILE owns the descriptor and the buffer now */
+	r->fd = -1; /* the FILE owns the descriptor, decoder and buffer now */
+	r->src.z = NULL;
+	r->lsrc = &p->src;
 	r->buf = NULL;
 	r->pc = pcap_fopen_offline_with_tstamp_precision(r->fp, PCAP_TSTAMP_PRECISION_NANO, perr);
 	if (!r->pc) {
+		if (!gd_src_error(r->lsrc, errbuf))
+			snprintf(errbuf, GD_ERRBUF, "%s: not a capture file libpcap can read%s: %s",
+				 r->name, zsuffix(r), perr);
 		fclose(r->fp);
 		r->fp = NULL;
-		snprintf(errbuf, GD_ERRBUF, "%s: not a capture file libpcap can read: %s",
-			 r->name, perr);
+		r->lsrc = NULL;
 		return -1;
 	}
 	r->fp = NULL; /* libpcap closes it */
@@ -335,6 +364,7 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 static int open_input(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
 {
 	struct stat st;
+	off_t here;
 
 	memset(r, 0, sizeof(*r));
 	r->name = path;
@@ -352,6 +382,10 @@ static int open_input(struct gd_reader *r, const char *path, unsigned flags, cha
 		snprintf(errbuf, GD_ERRBUF, "%s: is a directory", path);
 		return -1;
 	}
+	here = S_ISREG(st.st_mode) ? lseek(r->fd, 0, SEEK_CUR) : 0;
+	gd_src_init(&r->src, r->fd, r->name, here > 0 ? (uint64_t)here : 0);
+	if (S_ISREG(st.st_mode))
+		r->in_size = (uint64_t)st.st_size;
 	if (!(flags & GD_READ_LIBPCAP) && S_ISREG(st.st_mode) && map_open(r, &st) == 0)
 		return 0; /* mapped (see remap()) */
 	r->cap = CHUNK;
@@ -399,18 +433,58 @@ static int fast_header(struct gd_reader *r, char *errbuf)
 	return 0;
 }
 
+/* The first bytes read are a compressed stream's: decompress from the
+ * start (a mapped file is read with read(2) from here on), and read the
+ * capture's first bytes again.  0, or -1 with errbuf. */
+static int start_decompress(struct gd_reader *r, int fmt, char *errbuf)
+{
+	const uint8_t *pre = r->buf;
+	size_t npre = r->end;
+
+	if (r->map) {
+		unmap(r);
+		r->map = NULL;
+		r->buf = NULL;
+		pre = NULL;
+		npre = 0;
+		if (lseek(r->fd, (off_t)r->map_base, SEEK_SET) < 0) {
+			snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
+			return -1;
+		}
+		gd_src_init(&r->src, r->fd, r->name, r->map_base);
+		r->cap = CHUNK;
+		if (!(r->buf = malloc(r->cap))) {
+			snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
+			return -1;
+		}
+	}
+	if (gd_src_decompress(&r->src, fmt, pre, npre, errbuf) < 0)
+		return -1;
+	r->zfmt = fmt;
+	r->buf_off = 0;
+	r->pos = r->end = 0;
+	r->eof = 0;
+	return fill(r, 24, errbuf);
+}
+
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
 {
 	uint32_t magic;
-	int rc;
+	int rc, fmt;
 
 	if (open_input(r, path, flags, errbuf) < 0 || fill(r, 24, errbuf) < 0) {
 		reader_close(r);
 		return -1;
 	}
+	if ((fmt = gd_z_detect(r->buf, r->end)) != GD_Z_NONE &&
+	    start_decompress(r, fmt, errbuf) < 0) {
+		reader_close(r);
+		return -1;
+	}
 	if (r->end < 4) {
-		snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name,
-			 r->end ? "too short to be a capture file (offset 0)" : "empty file");
+		snprintf(errbuf, GD_ERRBUF, "%s: %s%s", r->name,
+			 r->end ? "too short to be a capture file (offset 0)" : "empty file",
+			 zsuffix(r));
 		reader_close(r);
 		return -1;
 	}
@@ -562,8 +636,9 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 			continue; /* live: timeout, no packet */
 		if (rc == PCAP_ERROR_BREAK)
 			return 0;
-		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu: %s", r->name,
-			 (unsigned long long)r->count + 1, pcap_geterr(r->pc));
+		if (!r->lsrc || !gd_src_error(r->lsrc, errbuf))
+			snprintf(errbuf, GD_ERRBUF, "%s: frame %llu: %s", r->name,
+				 (unsigned long long)r->count + 1, pcap_geterr(r->pc));
 		return -1;
 	}
 	rec->no = ++r->count;
@@ -592,6 +667,15 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	return r->fast ? next_fast(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
 }
 
+void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)
+{
+	*total = r->in_size;
+	if (r->map)
+		*at = r->map_base + r->buf_off + r->pos;
+	else
+		*at = gd_src_pos(r->lsrc ? r->lsrc : &r->src);
+}
+
 void reader_close(struct gd_reader *r)
 {
 	if (r->pc)
@@ -602,6 +686,7 @@ void reader_close(struct gd_reader *r)
 		unmap(r);
 	else
 		free(r->buf);
+	gd_src_fini(&r->src);
 	if (r->fd > 2)
 		close(r->fd);
 	memset(r, 0, sizeof(*r));

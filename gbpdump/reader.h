@@ -6,6 +6,9 @@
  *    read(2) chunks, records parsed in place, no copy;
  *  - libpcap for pcapng, for live capture (-i) and for anything else it
  *    reads.
+ * Both read gzip, zstd and xz compressed captures too (decompress.h): the
+ * fast reader decompresses into its chunk buffer instead of read(2), and
+ * libpcap gets the decompressed stream as a FILE.
  * Errors are libpcap-style: a message in errbuf for a person to read.
  */
 #ifndef GBPDUMP_READER_H
@@ -15,6 +18,8 @@
 #include <stdio.h>
 
 #include <pcap/pcap.h>
+
+#include "decompress.h"
 
 #define GD_ERRBUF 512
 
@@ -48,9 +53,13 @@ struct gd_reader {
 	uint64_t fsize;     /* file size as last seen */
 	int eof;
 	uint64_t count;
+	struct gd_src src;  /* read(2) or a decompressor (not when mapped) */
+	uint64_t in_size;   /* size of the input file, 0 when unknown (a pipe) */
+	int zfmt;           /* GD_Z_NONE, or the input's compression */
 	/* libpcap path */
 	pcap_t *pc;
 	FILE *fp;           /* when libpcap reads a stream we peeked at */
+	struct gd_src *lsrc;/* that stream's source (inside the FILE's cookie) */
 	int live;
 };
 
@@ -70,6 +79,9 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
 /* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
+/* Progress: where reading is in the input file (compressed bytes consumed
+ * when it is compressed) and the file's size (0 when unknown). */
+void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total);
 /* Set a BPF filter on a live capture (kernel-side). 0 or -1. */
 int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf);
 void reader_close(struct gd_reader *r);
