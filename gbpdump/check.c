@@ -70,6 +70,8 @@ struct gd_check {
 	uint64_t unjudged;           /* frames that could not be judged */
 	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
 	                                asked for (check_judges()): policy.* */
+	void (*extra)(void *ctx, struct gd_out *o, int json); /* check_set_extra() */
+	void *extra_ctx;
 	uint64_t cnt[VXGBP_R__COUNT][3];
 	unsigned n_occ[VXGBP_R__COUNT][3];
 	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
@@ -429,6 +431,31 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 		describe_label(r, hv, o);
 }
 
+void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const char *what)
+{
+	int lv = rule < VXGBP_R__COUNT ? level_of(c, rule, NULL) : PL_OFF;
+	struct occ *o;
+
+	if (lv == PL_OFF)
+		return;
+	c->cnt[rule][lv - PL_MUST]++;
+	if (c->n_occ[rule][lv - PL_MUST] >= CHECK_FIRST)
+		return;
+	o = &c->occ[rule][lv - PL_MUST][c->n_occ[rule][lv - PL_MUST]++];
+	memset(o, 0, sizeof(*o));
+	o->frame = frame;
+	o->off = -1;
+	o->level = (unsigned char)lv;
+	snprintf(o->what, sizeof(o->what), "%s", what);
+}
+
+void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o, int json),
+		     void *ctx)
+{
+	c->extra = fn;
+	c->extra_ctx = ctx;
+}
+
 /* The per-frame findings f of one header, through the profile. */
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
@@ -623,7 +650,11 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 	if (report_rules(c, o, json) && !json)
 		report_first(c, o);
 	if (json)
-		out_printf(o, "],\"verdict\":\"%s\",\"exit\":%d}}\n",
+		out_putc(o, ']');
+	if (c->extra)
+		c->extra(c->extra_ctx, o, json);
+	if (json)
+		out_printf(o, ",\"verdict\":\"%s\",\"exit\":%d}}\n",
 			   rc == CHECK_EXIT_FAIL ? "fail" : rc == CHECK_EXIT_WARN ? "warn" : "pass",
 			   rc);
 	else

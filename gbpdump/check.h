@@ -107,6 +107,16 @@ struct check_rule {
  * until the front end that judges them says so. */
 void check_judges(struct gd_check *c, unsigned rule);
 
+/* A finding resolved at the end of the capture (policy.denied,
+ * policy.bypassed: gbpdump --policy), counted at the rule's level on frame
+ * `frame` with the description what; its time and file offset are not
+ * known (0), nor a byte offset (-1). */
+void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const char *what);
+/* fn(ctx, o, json) writes more after the rules: text after the first
+ * occurrences, JSON members (",\"key\":...") before "verdict". */
+void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o, int json),
+		     void *ctx);
+
 /* Fill cr with the rule at or after *it and step *it past it: 1, or 0
  * when there is none left.  Start with *it = 0. */
 int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *cr);

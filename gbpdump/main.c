@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cli.h"
 #include "out.h"
+#include "policy.h"
 #include "print.h"
 #include "reader.h"
 #include "report.h"
@@ -77,6 +78,11 @@ static void usage(FILE *f)
 "  --json          one JSON object per frame (times in UTC); its findings\n"
 "                  include the cross-frame rules seen on that frame\n"
 "  --groups FILE   names for group IDs, 'ID NAME' per line, '#' comments\n"
+"  --policy FILE   audit the flows against a group policy (docs/policy.md):\n"
+"                  every flow it denies and a summary instead of frames (with\n"
+"                  --json one object); with --check the rules policy.denied and\n"
+"                  policy.bypassed (A set on a denied flow); with --stats each\n"
+"                  matrix cell's verdict (allow, deny, some)\n"
 "  --stats         print only a summary at the end: per VNI, per group, and\n"
 "                  the group-to-group matrix\n"
 "  --dot           with --stats: the group graph in Graphviz DOT instead\n"
@@ -117,6 +123,7 @@ static void usage(FILE *f)
 
 struct opts {
 	const char *rfile, *iface, *wfile, *gfile, *profile, *budget_arg;
+	const char *pfile;         /* --policy FILE */
 	int json, stats, check, force, tflag, verbose, eflag, no_csum;
 	unsigned read_flags;
 	uint32_t gbp_id, vni;
@@ -146,6 +153,8 @@ enum {
 	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET, OPT_NO_CSUM,
 	OPT_REPORT, OPT_DOT,
 };
+
+enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -225,6 +234,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_GROUPS:
 		o->gfile = arg;
 		break;
+	case OPT_POLICY:
+		o->pfile = arg;
+		break;
 	case OPT_FORCE:
 		o->force = 1;
 		break;
@@ -276,6 +288,10 @@ static int check_combos(const struct opts *o)
 	if (o->wfile && (o->json || o->stats)) {
 		fprintf(stderr, "gbpdump: -w writes frames; it does not combine with --json "
 			"or --stats\n");
+		return EXIT_USAGE;
+	}
+	if (o->pfile && o->wfile) {
+		fprintf(stderr, "gbpdump: --policy audits flows; it does not combine with -w\n");
 		return EXIT_USAGE;
 	}
 	if (o->check && (o->wfile || o->stats)) {
@@ -356,6 +372,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "groups", required_argument, NULL, OPT_GROUPS },
+		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "port", required_argument, NULL, OPT_PORT },
 		{ "gbp", required_argument, NULL, OPT_GBP },
 		{ "vni", required_argument, NULL, OPT_VNI },
@@ -486,6 +503,8 @@ static int open_track(struct run *r, const struct opts *o)
 	struct vxgbp_track_opts to = { track_modes(o), o->budget, trk_zalloc, trk_free, r };
 	int e;
 
+	if (o->pfile) /* --policy: the flows; the audit alone needs nothing else */
+		to.what = (o->check || o->stats || o->report ? to.what : 0) | VXGBP_TRACK_FLOWS;
 	if ((o->check || o->report) && !(r->chk = check_new(o->profile, o->no_csum))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
@@ -564,6 +583,8 @@ static int run_open(struct run *r, struct opts *o)
 		      : o->tflag == 2 ? GD_TIME_EPOCH : GD_TIME_DATE;
 	if ((rc = open_groups(r, o)) != GO_ON)
 		return rc;
+	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
+		return EXIT_USAGE;
 	if ((o->iface ? reader_open_live(&r->rd, o->iface, 262144, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -660,7 +681,7 @@ static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *r
 		report_frame(r->rep, rec, &pkt, r->chk);
 	if (o->wfile)
 		writer_add(&r->wr, rec);
-	else if (r->chk || o->stats)
+	else if (r->chk || o->stats || r->policy)
 		; /* the tracker counted it */
 	else if (o->json)
 		print_json(r->out, &r->pp, rec, &pkt, xf);
@@ -745,6 +766,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	struct vxgbp_track_summary s = { 0 };
 	char lbuf[64];
 	const char *limit = track_limit(r, o, lbuf, sizeof(lbuf));
+	struct gd_audit audit = { 0 };
 	int rc = 0, x;
 
 	if (rr < 0) {
@@ -756,14 +778,24 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 		vxgbp_track_summary(r->trk, &s);
 	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
 					     o->rfile ? o->rfile : o->iface)
-			 : stats_print(r->trk, r->out, &r->groups, o->json)) < 0) {
+			 : stats_print(r->trk, r->out, &r->groups, o->json, r->policy)) < 0) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		rc = EXIT_IO;
+	}
+	if (r->policy && policy_audit(&audit, r->policy, o->pfile, r->trk, &r->groups) < 0) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		rc = EXIT_IO;
+	} else if (r->policy && r->chk) {
+		policy_check(&audit, r->chk);
+		check_set_extra(r->chk, policy_check_extra, &audit);
+	} else if (r->policy && !o->stats) {
+		policy_print(&audit, r->out, o->json, o->verbose);
 	}
 	if (o->check && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
 		rc = x;
 	if (r->rep && write_report(r, o, limit) < 0)
 		rc = EXIT_IO;
+	policy_audit_free(&audit);
 	if (out_flush(r->out) < 0 && r->out->err != EPIPE) {
 		fprintf(stderr, "gbpdump: standard output: %s\n", strerror(r->out->err));
 		rc = EXIT_IO;
@@ -803,6 +835,7 @@ static void run_close(struct run *r, const struct opts *o)
 		free(r->trk);
 	}
 	check_free(r->chk);
+	policy_free(r->policy);
 	report_free(r->rep);
 	free(r->out);
 	free(r->gstore);

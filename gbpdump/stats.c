@@ -34,6 +34,12 @@ int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 	return tb->nv < 0 || tb->ng < 0 || tb->nc < 0 ? -1 : 0;
 }
 
+/* A pair verdict of vxgbp_policy_pair(): "allow", "deny", "some". */
+static const char *verdict(int v)
+{
+	return v == VXGBP_POLICY_ALLOW ? "allow" : v == VXGBP_POLICY_DENY ? "deny" : "some";
+}
+
 static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
 {
 	char buf[64];
@@ -70,7 +76,7 @@ static void json_group(struct gd_out *o, const char *key, uint32_t g,
 }
 
 static void print_json(const struct tables *tb, struct gd_out *o,
-		       const struct vxgbp_groups *groups)
+		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
 {
 	out_printf(o, "{\"stats\":{\"frames\":%llu,\"bytes\":%llu,\"vxlan\":%llu,"
 		   "\"gbp\":%llu,\"other\":%llu,\"vni\":[",
@@ -94,14 +100,18 @@ static void print_json(const struct tables *tb, struct gd_out *o,
 		json_group(o, "src", tb->c[i].src, groups);
 		out_putc(o, ',');
 		json_group(o, "dst", tb->c[i].dst, groups);
-		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}", (unsigned long long)tb->c[i].frames,
+		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu", (unsigned long long)tb->c[i].frames,
 			   (unsigned long long)tb->c[i].bytes);
+		if (policy) /* --policy: the pair's verdict */
+			out_printf(o, ",\"policy\":\"%s\"",
+				   verdict(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
+		out_putc(o, '}');
 	}
 	out_str(o, "]}}\n");
 }
 
 static void print_text(const struct tables *tb, struct gd_out *o,
-		       const struct vxgbp_groups *groups)
+		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
 {
 	out_printf(o, "%llu frames, %llu bytes: %llu VXLAN (%llu with GBP), %llu other\n",
 		   (unsigned long long)tb->s.frames, (unsigned long long)tb->s.bytes,
@@ -118,28 +128,33 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 		out_printf(o, " %12llu %13llu\n", (unsigned long long)tb->g[i].frames,
 			   (unsigned long long)tb->g[i].bytes);
 	}
-	out_str(o, "\nGroup to group (destination group learned from its own frames):\n"
-		   "  source                   destination                    frames         bytes\n");
+	out_printf(o, "\nGroup to group (destination group learned from its own frames):\n"
+		   "  source                   destination                    frames         bytes%s\n",
+		   policy ? "  policy" : "");
 	for (int i = 0; i < tb->nc; i++) {
 		out_str(o, "  ");
 		text_group(o, tb->c[i].src, groups);
 		out_putc(o, ' ');
 		text_group(o, tb->c[i].dst, groups);
-		out_printf(o, "  %12llu %13llu\n", (unsigned long long)tb->c[i].frames,
+		out_printf(o, "  %12llu %13llu", (unsigned long long)tb->c[i].frames,
 			   (unsigned long long)tb->c[i].bytes);
+		if (policy) /* --policy: the pair's verdict */
+			out_printf(o, "  %s",
+				   verdict(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
+		out_putc(o, '\n');
 	}
 }
 
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
-		const struct vxgbp_groups *groups, int json)
+		const struct vxgbp_groups *groups, int json, const struct vxgbp_policy *policy)
 {
 	struct tables tb = { 0 };
 	int rc = stats_tables_get(t, &tb);
 
 	if (!rc && json)
-		print_json(&tb, o, groups);
+		print_json(&tb, o, groups, policy);
 	else if (!rc)
-		print_text(&tb, o, groups);
+		print_text(&tb, o, groups, policy);
 	stats_tables_free(&tb);
 	return rc;
 }

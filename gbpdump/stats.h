@@ -25,8 +25,9 @@ struct stats_tables {
 int stats_tables_get(const struct vxgbp_track *t, struct stats_tables *tb);
 void stats_tables_free(struct stats_tables *tb);
 
-/* 0, or -1 when memory for the sorted copies ran out (nothing printed). */
+/* 0, or -1 when memory for the sorted copies ran out (nothing printed).
+ * policy (--policy; NULL without) adds each matrix cell's pair verdict. */
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
-		const struct vxgbp_groups *groups, int json);
+		const struct vxgbp_groups *groups, int json, const struct vxgbp_policy *policy);
 
 #endif /* GBPDUMP_STATS_H */

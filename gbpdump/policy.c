@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * policy.c - gbpdump --policy FILE (docs/policy.md): the file loaded
+ * through libvxgbp's line parser, the tracker's flows judged by
+ * vxgbp_policy_judge(), and the audit printed: every denied flow, by
+ * first frame, then a summary; or, under --check, the findings
+ * policy.denied and policy.bypassed and the same list.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+/* ---- loading ---- */
+
+/* One line into p, growing its array when full.  0, or -1 after a message. */
+static int load_line(struct vxgbp_policy *p, const char *path, unsigned long lineno,
+		     const char *line, size_t len)
+{
+	const char *msg;
+	size_t col;
+	int r;
+
+	while ((r = vxgbp_policy_parse_line(p, line, len, (uint32_t)lineno, &col, &msg)) ==
+	       VXGBP_E_NOSPACE) {
+		size_t ncap = p->cap ? p->cap * 2 : 64;
+		struct vxgbp_policy_rule *nv = realloc(p->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			fprintf(stderr, "gbpdump: out of memory\n");
+			return -1;
+		}
+		p->v = nv;
+		p->cap = ncap;
+	}
+	if (r == VXGBP_E_SYNTAX)
+		fprintf(stderr, "gbpdump: %s:%lu:%zu: %s\n", path, lineno, col + 1, msg);
+	else if (r < 0)
+		fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
+	return r < 0 ? -1 : 0;
+}
+
+/* Rules no flow can reach: a warning each. */
+static void warn_shadowed(const struct vxgbp_policy *p, const char *path)
+{
+	size_t by;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (vxgbp_policy_shadowed(p, i, &by))
+			fprintf(stderr, "gbpdump: %s:%u: warning: rule never decides: line %u "
+				"before it matches every flow it matches\n", path, p->v[i].line,
+				p->v[by].line);
+}
+
+static int load_file(struct vxgbp_policy *p, const char *path, FILE *f)
+{
+	char line[1024];
+	unsigned long lineno = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
+			return -1;
+		}
+		if (load_line(p, path, lineno, line, len) < 0)
+			return -1;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "gbpdump: %s: read error\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+struct vxgbp_policy *policy_load(const char *path, const struct vxgbp_groups *groups)
+{
+	struct vxgbp_policy *p = malloc(sizeof(*p));
+	FILE *f;
+	int rc;
+
+	if (!p) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return NULL;
+	}
+	vxgbp_policy_init(p, NULL, 0, groups);
+	if (!(f = fopen(path, "r"))) {
+		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
+		policy_free(p);
+		return NULL;
+	}
+	rc = load_file(p, path, f);
+	fclose(f);
+	if (rc < 0) {
+		policy_free(p);
+		return NULL;
+	}
+	warn_shadowed(p, path);
+	return p;
+}
+
+void policy_free(struct vxgbp_policy *p)
+{
+	if (!p)
+		return;
+	free(p->v);
+	free(p);
+}
+
+const char *policy_verdict_name(int verdict)
+{
+	return verdict == VXGBP_POLICY_ALLOW ? "allow" : verdict == VXGBP_POLICY_DENY ? "deny"
+	       : "some";
+}
+
+/* ---- the audit ---- */
+
+void policy_audit_free(struct gd_audit *a)
+{
+	free(a->f);
+	free(a->rule);
+	free(a->verdict);
+	a->f = NULL;
+	a->rule = NULL;
+	a->verdict = NULL;
+}
+
+int policy_audit(struct gd_audit *a, const struct vxgbp_policy *p, const char *path,
+		 const struct vxgbp_track *t, const struct vxgbp_groups *groups)
+{
+	size_t held = 0;
+	int n;
+
+	memset(a, 0, sizeof(*a));
+	a->p = p;
+	a->path = path;
+	a->groups = groups;
+	if (vxgbp_track_flow_stats(t, &held, &a->dropped) < 0)
+		return -1;
+	a->f = malloc((held ? held : 1) * sizeof(*a->f));
+	a->rule = malloc((held ? held : 1) * sizeof(*a->rule));
+	a->verdict = malloc(held ? held : 1);
+	if (!a->f || !a->rule || !a->verdict || (n = vxgbp_track_flows(t, a->f, held)) < 0)
+		return -1;
+	a->n = (size_t)n;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct vxgbp_track_flow *f = &a->f[i];
+		int v = vxgbp_policy_judge(p, f->src_group, f->dst_group, f->proto, f->dport,
+					   &a->rule[i]);
+
+		a->verdict[i] = (unsigned char)v;
+		if (v == VXGBP_POLICY_ALLOW) {
+			a->allowed++;
+		} else {
+			a->denied++;
+			a->bypassed += f->a_frames != 0;
+		}
+	}
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
+{
+	const char *name;
+
+	if (g == VXGBP_GROUP_NONE) {
+		out_str(o, "(no gbp)");
+	} else if (g == VXGBP_GROUP_UNKNOWN) {
+		out_str(o, "(unknown)");
+	} else {
+		out_printf(o, "0x%04x", g);
+		if ((name = vxgbp_groups_name(groups, (uint16_t)g)))
+			out_printf(o, " %s", name);
+	}
+}
+
+static const char *proto_name(uint8_t proto)
+{
+	switch (proto) {
+	case 6:
+		return "TCP";
+	case 17:
+		return "UDP";
+	case 1:
+		return "ICMP";
+	case 58:
+		return "ICMPv6";
+	}
+	return NULL;
+}
+
+/* addr:port ([addr]:port for IPv6), or addr alone without ports. */
+static void text_end(struct gd_out *o, const struct vxgbp_track_flow *f, const uint8_t *addr,
+		     uint16_t port)
+{
+	int ports = f->proto == 6 || f->proto == 17, v6 = f->ip_version == 6;
+
+	if (ports && v6)
+		out_putc(o, '[');
+	out_addr(o, addr, v6 ? 16 : 4);
+	if (ports)
+		out_printf(o, "%s:%u", v6 ? "]" : "", port);
+}
+
+/* "line 7" or "default". */
+static void text_rule(struct gd_out *o, const struct gd_audit *a, size_t i)
+{
+	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+		out_str(o, "the default");
+	else
+		out_printf(o, "line %u", a->p->v[a->rule[i]].line);
+}
+
+/* One flow, one line. */
+static void text_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
+{
+	const struct vxgbp_track_flow *f = &a->f[i];
+	const char *pn = proto_name(f->proto);
+
+	out_printf(o, "frame %llu: ", (unsigned long long)f->first_frame);
+	text_group(o, f->src_group, a->groups);
+	out_str(o, " -> ");
+	text_group(o, f->dst_group, a->groups);
+	out_printf(o, ", VNI %u, ", f->vni);
+	if (pn)
+		out_printf(o, "%s ", pn);
+	else
+		out_printf(o, "proto %u ", f->proto);
+	text_end(o, f, f->src, f->sport);
+	out_str(o, " -> ");
+	text_end(o, f, f->dst, f->dport);
+	out_printf(o, ", frames %llu/%llu, bytes %llu/%llu, %s by ",
+		   (unsigned long long)f->frames[0], (unsigned long long)f->frames[1],
+		   (unsigned long long)f->bytes[0], (unsigned long long)f->bytes[1],
+		   a->verdict[i] == VXGBP_POLICY_DENY ? "denied" : "allowed");
+	text_rule(o, a, i);
+	if (f->a_frames && a->verdict[i] == VXGBP_POLICY_DENY)
+		out_printf(o, "; A set on %llu frame%s (first %llu): bypassed",
+			   (unsigned long long)f->a_frames, f->a_frames == 1 ? "" : "s",
+			   (unsigned long long)f->first_a_frame);
+	out_putc(o, '\n');
+}
+
+static void text_summary(const struct gd_audit *a, struct gd_out *o)
+{
+	out_printf(o, "policy %s (default %s): %zu flows judged: %llu allowed, %llu denied, "
+		   "%llu bypassed (A set on a denied flow)", a->path,
+		   policy_verdict_name(a->p->dflt), a->n, (unsigned long long)a->allowed,
+		   (unsigned long long)a->denied, (unsigned long long)a->bypassed);
+	if (a->dropped)
+		out_printf(o, "; undetermined: %llu frames in flows not tracked (tables full)",
+			   (unsigned long long)a->dropped);
+	out_putc(o, '\n');
+}
+
+/* ---- JSON ---- */
+
+static void json_group(struct gd_out *o, const char *key, uint32_t g,
+		       const struct vxgbp_groups *groups)
+{
+	const char *name;
+
+	out_printf(o, "\"%s\":", key);
+	if (g >= VXGBP_GROUP_NONE) {
+		out_str(o, "null");
+		return;
+	}
+	out_u64(o, g);
+	if ((name = vxgbp_groups_name(groups, (uint16_t)g))) {
+		out_printf(o, ",\"%s_name\":", key);
+		out_json_str(o, name);
+	}
+}
+
+static void json_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
+{
+	const struct vxgbp_track_flow *f = &a->f[i];
+	size_t alen = f->ip_version == 6 ? 16 : 4;
+
+	out_printf(o, "{\"first_frame\":%llu,\"vni\":%u,", (unsigned long long)f->first_frame,
+		   f->vni);
+	json_group(o, "src", f->src_group, a->groups);
+	out_putc(o, ',');
+	json_group(o, "dst", f->dst_group, a->groups);
+	out_printf(o, ",\"ip_version\":%u,\"proto\":%u,\"src_addr\":\"", f->ip_version, f->proto);
+	out_addr(o, f->src, alen);
+	out_printf(o, "\",\"sport\":%u,\"dst_addr\":\"", f->sport);
+	out_addr(o, f->dst, alen);
+	out_printf(o, "\",\"dport\":%u,\"frames\":[%llu,%llu],\"bytes\":[%llu,%llu],"
+		   "\"a_frames\":%llu,\"first_a_frame\":", f->dport,
+		   (unsigned long long)f->frames[0], (unsigned long long)f->frames[1],
+		   (unsigned long long)f->bytes[0], (unsigned long long)f->bytes[1],
+		   (unsigned long long)f->a_frames);
+	if (f->first_a_frame)
+		out_u64(o, f->first_a_frame);
+	else
+		out_str(o, "null");
+	out_str(o, ",\"rule_line\":");
+	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+		out_str(o, "null");
+	else
+		out_u64(o, a->p->v[a->rule[i]].line);
+	out_putc(o, '}');
+}
+
+/* "policy":{...} */
+static void json_audit(const struct gd_audit *a, struct gd_out *o)
+{
+	size_t k = 0;
+
+	out_str(o, "\"policy\":{\"file\":");
+	out_json_str(o, a->path);
+	out_printf(o, ",\"default\":\"%s\",\"rules\":%zu,\"flows\":%zu,\"allowed\":%llu,"
+		   "\"denied\":%llu,\"bypassed\":%llu,\"undetermined_frames\":%llu,"
+		   "\"denied_flows\":[", policy_verdict_name(a->p->dflt), a->p->n, a->n,
+		   (unsigned long long)a->allowed, (unsigned long long)a->denied,
+		   (unsigned long long)a->bypassed, (unsigned long long)a->dropped);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->verdict[i] != VXGBP_POLICY_DENY)
+			continue;
+		if (k++)
+			out_putc(o, ',');
+		json_flow(a, i, o);
+	}
+	out_str(o, "]}");
+}
+
+void policy_print(const struct gd_audit *a, struct gd_out *o, int json, int verbose)
+{
+	if (json) {
+		out_putc(o, '{');
+		json_audit(a, o);
+		out_str(o, "}\n");
+		return;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		if (verbose || a->verdict[i] == VXGBP_POLICY_DENY)
+			text_flow(a, i, o);
+	text_summary(a, o);
+}
+
+/* ---- --check ---- */
+
+/* A one-line description of flow i into buf. */
+static void describe(const struct gd_audit *a, size_t i, char *buf, size_t n)
+{
+	const struct vxgbp_track_flow *f = &a->f[i];
+	char s[48], d[48], rule[24];
+
+	vxgbp_addr_format(s, sizeof(s), f->src, f->ip_version == 6 ? 16 : 4);
+	vxgbp_addr_format(d, sizeof(d), f->dst, f->ip_version == 6 ? 16 : 4);
+	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+		snprintf(rule, sizeof(rule), "the default");
+	else
+		snprintf(rule, sizeof(rule), "line %u", a->p->v[a->rule[i]].line);
+	snprintf(buf, n, "VNI %u proto %u %s.%u > %s.%u, group %s%x > %s%x: denied by %s",
+		 f->vni, f->proto, s, f->sport, d, f->dport,
+		 f->src_group >= VXGBP_GROUP_NONE ? "none/" : "0x", f->src_group & 0xffff,
+		 f->dst_group >= VXGBP_GROUP_NONE ? "unknown/" : "0x", f->dst_group & 0xffff,
+		 rule);
+}
+
+void policy_check(const struct gd_audit *a, struct gd_check *c)
+{
+	int denied = vxgbp_rule_lookup("policy.denied");
+	int bypassed = vxgbp_rule_lookup("policy.bypassed");
+	char what[160];
+
+	if (denied < 0 || bypassed < 0)
+		return;
+	check_judges(c, (unsigned)denied);
+	check_judges(c, (unsigned)bypassed);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->verdict[i] != VXGBP_POLICY_DENY)
+			continue;
+		describe(a, i, what, sizeof(what));
+		check_add_late(c, (unsigned)denied, a->f[i].first_frame, what);
+		if (a->f[i].a_frames)
+			check_add_late(c, (unsigned)bypassed, a->f[i].first_a_frame, what);
+	}
+}
+
+void policy_check_extra(void *ctx, struct gd_out *o, int json)
+{
+	const struct gd_audit *a = ctx;
+
+	if (json) {
+		out_putc(o, ',');
+		json_audit(a, o);
+		return;
+	}
+	out_str(o, "\nDenied flows (first frame):\n");
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->verdict[i] == VXGBP_POLICY_DENY) {
+			out_str(o, "  ");
+			text_flow(a, i, o);
+		}
+	}
+	text_summary(a, o);
+}
