@@ -26,6 +26,7 @@
 #include "out.h"
 #include "policy.h"
 #include "print.h"
+#include "progress.h"
 #include "reader.h"
 #include "report.h"
 #include "stats.h"
@@ -54,7 +55,8 @@ static void usage(FILE *f)
 "Print VXLAN and VXLAN Group Policy (draft-smith-vxlan-group-policy) traffic.\n"
 "\n"
 "Input:\n"
-"  -r FILE         read a pcap or pcapng file ('-' for standard input)\n"
+"  -r FILE         read a pcap or pcapng file ('-' for standard input), also\n"
+"                  gzip, zstd or xz compressed (told by its first bytes)\n"
 "  -i IFACE        capture live on IFACE (libpcap)\n"
 "  --libpcap       read classic pcap through libpcap too (the fast reader is\n"
 "                  the default; both give the same output)\n"
@@ -109,6 +111,9 @@ static void usage(FILE *f)
 "  -w FILE         write the matching frames to FILE (classic pcap); never\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
 "  --force         let -w or --report replace an existing file\n"
+"  -q, --quiet     no progress line (shown on standard error when it is a\n"
+"                  terminal, while a file is read for --stats, --check, -w,\n"
+"                  or with standard output not a terminal)\n"
 "  -h, --help      this text;  --version  the version\n"
 "\n"
 "Exit status: 0 all frames read; 1 a data problem (an unreadable or truncated\n"
@@ -218,6 +223,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		break;
 	case 'e':
 		o->eflag = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
 		break;
 	case 't':
 		o->tflag++;
@@ -384,6 +392,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-checksums", no_argument, NULL, OPT_NO_CSUM },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "dot", no_argument, NULL, OPT_DOT },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -392,7 +401,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	vxgbp_parse_opts_init(&o->popts);
-	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:h", lopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:hq", lopts, NULL)) != -1)
 		if ((rc = parse_opt(o, c, optarg)) != GO_ON)
 			return rc;
 	if ((rc = check_combos(o)) != GO_ON)
@@ -462,6 +471,7 @@ struct run {
 	struct vxgbp_policy *policy; /* --policy (NULL without): judge pairs with
 	                                vxgbp_policy_pair(), flows with _judge() */
 	unsigned long long matched;
+	struct gd_progress progress; /* the line on standard error */
 	char errbuf[GD_ERRBUF];
 };
 
@@ -591,6 +601,10 @@ static int run_open(struct run *r, struct opts *o)
 		return EXIT_IO;
 	}
 	r->rd_open = 1;
+	/* progress only where it cannot mix with frames on the same terminal */
+	progress_init(&r->progress, !o->iface && !o->quiet && (o->stats || o->check || o->wfile ||
+							    !isatty(STDOUT_FILENO)),
+		      STDERR_FILENO, r->rd.name);
 	o->popts.linktype = r->rd.linktype;
 	if ((rc = open_filter(r, o)) != GO_ON)
 		return rc;
@@ -703,6 +717,7 @@ static int run_loop(struct run *r, const struct opts *o)
 		signal(SIGTERM, on_signal);
 	}
 	while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1) {
+		progress_tick(&r->progress, &r->rd);
 		if (!one_frame(r, o, &rec))
 			continue;
 		if (r->out->err || r->wr.failed)
@@ -769,6 +784,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	struct gd_audit audit = { 0 };
 	int rc = 0, x;
 
+	progress_clear(&r->progress); /* before any other output */
 	if (rr < 0) {
 		out_flush(r->out);
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
