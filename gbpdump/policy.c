@@ -347,11 +347,22 @@ void policy_print(const struct gd_audit *a, struct gd_out *o, int json, int verb
 
 /* ---- --check ---- */
 
+/* "0x0100", "none" (G clear), "unknown" (never seen sending GBP). */
+static const char *group_str(char *buf, size_t n, uint32_t g)
+{
+	if (g == VXGBP_GROUP_NONE)
+		return "none";
+	if (g == VXGBP_GROUP_UNKNOWN)
+		return "unknown";
+	snprintf(buf, n, "0x%04x", g);
+	return buf;
+}
+
 /* A one-line description of flow i into buf. */
 static void describe(const struct gd_audit *a, size_t i, char *buf, size_t n)
 {
 	const struct vxgbp_track_flow *f = &a->f[i];
-	char s[48], d[48], rule[24];
+	char s[48], d[48], rule[24], gs[8], gd[8];
 
 	vxgbp_addr_format(s, sizeof(s), f->src, f->ip_version == 6 ? 16 : 4);
 	vxgbp_addr_format(d, sizeof(d), f->dst, f->ip_version == 6 ? 16 : 4);
@@ -359,10 +370,9 @@ static void describe(const struct gd_audit *a, size_t i, char *buf, size_t n)
 		snprintf(rule, sizeof(rule), "the default");
 	else
 		snprintf(rule, sizeof(rule), "line %u", a->p->v[a->rule[i]].line);
-	snprintf(buf, n, "VNI %u proto %u %s.%u > %s.%u, group %s%x > %s%x: denied by %s",
+	snprintf(buf, n, "VNI %u proto %u %s.%u > %s.%u, group %s > %s: denied by %s",
 		 f->vni, f->proto, s, f->sport, d, f->dport,
-		 f->src_group >= VXGBP_GROUP_NONE ? "none/" : "0x", f->src_group & 0xffff,
-		 f->dst_group >= VXGBP_GROUP_NONE ? "unknown/" : "0x", f->dst_group & 0xffff,
+		 group_str(gs, sizeof(gs), f->src_group), group_str(gd, sizeof(gd), f->dst_group),
 		 rule);
 }
 
