@@ -46,7 +46,8 @@ static void dot_node(struct gd_out *o, uint32_t g, const struct vxgbp_groups *gr
 	if (*name && *id)
 		out_printf(o, "\\n%s", id);
 	if (sent)
-		out_printf(o, "\\n%llu frames sent", (unsigned long long)sent->frames);
+		out_printf(o, "\\n%llu frame%s sent", (unsigned long long)sent->frames,
+			   sent->frames == 1 ? "" : "s");
 	out_printf(o, "\"%s];\n", g > 0xffffu ? ", style=\"rounded,dashed\"" : "");
 }
 
@@ -65,7 +66,7 @@ static void dot_body(const struct stats_tables *tb, struct gd_out *o,
 		     const struct vxgbp_groups *groups, const struct vxgbp_policy *policy,
 		     uint8_t *map)
 {
-	uint64_t max = 0;
+	uint64_t max = 0, min = 0;
 
 	for (int i = 0; i < tb->ng; i++)
 		if (!seen(map, tb->g[i].key))
@@ -77,6 +78,8 @@ static void dot_body(const struct stats_tables *tb, struct gd_out *o,
 			dot_node(o, tb->c[i].dst, groups, NULL);
 		if (tb->c[i].bytes > max)
 			max = tb->c[i].bytes;
+		if (tb->c[i].bytes && (!min || tb->c[i].bytes < min))
+			min = tb->c[i].bytes;
 	}
 	for (int i = 0; i < tb->nc; i++) {
 		const struct vxgbp_track_cell *c = &tb->c[i];
@@ -85,10 +88,10 @@ static void dot_body(const struct stats_tables *tb, struct gd_out *o,
 
 		node_id(s, sizeof(s), c->src);
 		node_id(d, sizeof(d), c->dst);
-		out_printf(o, "  %s -> %s [label=\"%llu frames\\n%llu bytes%s%s\", penwidth=%.2f",
-			   s, d, (unsigned long long)c->frames, (unsigned long long)c->bytes,
-			   pv < 0 ? "" : "\\npolicy: ", report_policy_word(pv),
-			   1 + 4 * report_log_scale(c->bytes, max));
+		out_printf(o, "  %s -> %s [label=\"%llu frame%s\\n%llu bytes%s%s\", penwidth=%.2f",
+			   s, d, (unsigned long long)c->frames, c->frames == 1 ? "" : "s",
+			   (unsigned long long)c->bytes, pv < 0 ? "" : "\\npolicy: ",
+			   report_policy_word(pv), 1 + 4 * report_log_range(c->bytes, min, max));
 		if (pv >= 0)
 			out_printf(o, ", color=\"%s\", fontcolor=\"%s\"%s", report_policy_color(pv),
 				   report_policy_color(pv), pv == VXGBP_POLICY_SOME ?

@@ -763,7 +763,7 @@ static void track_warn(const struct run *r, const struct opts *o,
 /* --report FILE, from what the run collected.  0, or -1 after a message. */
 static int write_report(struct run *r, const struct opts *o, const char *limit)
 {
-	const char *inputs[] = { o->rfile, o->gfile, NULL };
+	const char *inputs[] = { o->rfile, o->gfile, o->pfile, NULL };
 	struct report_src src = {
 		r->trk, r->chk, &r->groups, o->rfile ? o->rfile : o->iface,
 		o->cmdline ? o->cmdline : "", limit, r->policy,

@@ -71,6 +71,13 @@ double report_log_scale(uint64_t v, uint64_t max)
 	return v >= max ? 1.0 : log1p((double)v) / log1p((double)max);
 }
 
+double report_log_range(uint64_t v, uint64_t min, uint64_t max)
+{
+	if (!min || max <= min || v >= max)
+		return 1.0;
+	return v <= min ? 0.0 : log((double)v / (double)min) / log((double)max / (double)min);
+}
+
 /* ---- the collector ---- */
 
 struct gd_report *report_new(void)
@@ -293,6 +300,10 @@ int rp_view_get(struct rp_view *v, const struct vxgbp_track *t)
 		if (v->b[s][d] > v->max_b)
 			v->max_b = v->b[s][d];
 	}
+	for (int s = 0; s < v->n; s++)
+		for (int d = 0; d < v->n; d++)
+			if (v->b[s][d] && (!v->min_b || v->b[s][d] < v->min_b))
+				v->min_b = v->b[s][d];
 	return 0;
 }
 

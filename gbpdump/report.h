@@ -73,7 +73,10 @@ int report_policy(const struct vxgbp_policy *p, uint32_t src, uint32_t dst);
 const char *report_policy_word(int verdict);
 /* Its colour: green, red, orange; "" for -1. */
 const char *report_policy_color(int verdict);
-/* ln(1 + v) / ln(1 + max), in [0, 1]: the log scale of colours and widths. */
+/* ln(1 + v) / ln(1 + max), in [0, 1]: the log scale of colours. */
 double report_log_scale(uint64_t v, uint64_t max);
+/* ln(v / min) / ln(max / min), in [0, 1] (1 when max <= min): the log
+ * scale of line widths, from the smallest to the largest value drawn. */
+double report_log_range(uint64_t v, uint64_t min, uint64_t max);
 
 #endif /* GBPDUMP_REPORT_H */

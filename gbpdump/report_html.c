@@ -22,7 +22,7 @@ static const char css[] =
 "tbody tr:nth-child(even){background:#f4f7fa}td.n,th.n{text-align:right;"
 "font-variant-numeric:tabular-nums}\n"
 "table.meta th{color:#5a6776;font-weight:normal;padding-left:0}\n"
-"code,.mono{font-family:'DejaVu Sans Mono',monospace;font-size:13px}\n"
+"code,.mono{font-family:'DejaVu Sans Mono',monospace;font-size:13px}td.mono{white-space:nowrap}\n"
 "nav a{margin-right:14px}p.none{color:#5a6776;font-style:italic}\n"
 ".warn{color:#9a3412}.bar{display:inline-block;height:9px;background:#6baed6;"
 "margin-right:6px}\n"
@@ -262,6 +262,13 @@ void rp_html_findings(const struct rp_ctx *c)
 		     (unsigned long long)t.count[2], (unsigned long long)t.unjudged,
 		     t.unjudged == 1 ? "" : "s");
 	rp_svg_timeline(c);
+	if (t.count[0] + t.count[1] + t.count[2] > c->rp->found[0] + c->rp->found[1] +
+	    c->rp->found[2])
+		afile_printf(c->a, "<p>%llu findings were judged at the end of the capture, per "
+			     "flow (policy.*): they are in the tables below, not in the chart.</p>\n",
+			     (unsigned long long)(t.count[0] + t.count[1] + t.count[2] -
+						  c->rp->found[0] - c->rp->found[1] -
+						  c->rp->found[2]));
 	if (!t.count[0] && !t.count[1] && !t.count[2]) {
 		afile_printf(c->a, "</section>\n");
 		return;

@@ -71,6 +71,7 @@ struct rp_view {
 	uint64_t f[RP_MAX_GROUPS][RP_MAX_GROUPS]; /* [src][dst] frames */
 	uint64_t b[RP_MAX_GROUPS][RP_MAX_GROUPS]; /* [src][dst] bytes */
 	uint64_t max_f, max_b;        /* of one cell */
+	uint64_t min_b;               /* of one non-empty cell */
 	int pairs;                    /* non-empty cells */
 };
 

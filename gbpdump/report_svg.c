@@ -12,18 +12,33 @@
 
 #define PI 3.14159265358979323846
 
-/* "20 ms": a duration in ns that is a whole number of its unit. */
+/* "4.8 s", "20 ms", "0": a duration in ns in the largest unit it reaches,
+ * up to three decimals (exact: every bucket edge is a multiple of 1 us). */
 static void fmt_dur(char *buf, size_t n, uint64_t ns)
 {
 	static const struct { uint64_t div; const char *unit; } u[] = {
 		{ 1000000000u, "s" }, { 1000000u, "ms" }, { 1000u, "\xc2\xb5s" }, { 1u, "ns" },
 	};
+	unsigned i = 0;
+	uint64_t frac;
+	int digits = 3;
 
-	for (unsigned i = 0; i < 4; i++)
-		if (ns % u[i].div == 0 && (ns || i == 3)) {
-			snprintf(buf, n, "%llu %s", (unsigned long long)(ns / u[i].div), u[i].unit);
-			return;
-		}
+	while (i < 3 && ns < u[i].div)
+		i++;
+	if (!ns) {
+		snprintf(buf, n, "0");
+		return;
+	}
+	frac = (ns % u[i].div) * 1000 / u[i].div; /* three decimals, cut */
+	while (digits && frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	if (digits)
+		snprintf(buf, n, "%llu.%0*llu %s", (unsigned long long)(ns / u[i].div), digits,
+			 (unsigned long long)frac, u[i].unit);
+	else
+		snprintf(buf, n, "%llu %s", (unsigned long long)(ns / u[i].div), u[i].unit);
 }
 
 /* ---- the heat map ---- */
@@ -54,7 +69,7 @@ static void mx_cell(const struct rp_ctx *c, int s, int d, double x, double y, in
 	afile_printf(c->a, "<g class=\"cell\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" "
 		     "height=\"%d\" fill=\"%s\"", x, y, cw - 2, MX_ROW - 2,
 		     v->f[s][d] ? col : "#fafafa");
-	if (pv >= 0)
+	if (pv >= 0 && v->f[s][d])
 		afile_printf(c->a, " class=\"pol p%d\"", pv);
 	else if (!v->f[s][d])
 		afile_printf(c->a, " stroke=\"#e4e4e4\"");
@@ -65,7 +80,7 @@ static void mx_cell(const struct rp_ctx *c, int s, int d, double x, double y, in
 	afile_printf(c->a, ": %llu frames, %llu bytes%s%s</title></rect>",
 		     (unsigned long long)v->f[s][d], (unsigned long long)v->b[s][d],
 		     pv < 0 ? "" : "; policy: ", report_policy_word(pv));
-	if (pv >= 0)
+	if (pv >= 0 && v->f[s][d])
 		afile_printf(c->a, "<text x=\"%.1f\" y=\"%.1f\" class=\"badge p%d\">%s</text>",
 			     x + cw - 6, y + 11, pv, badge[pv]);
 	if (v->f[s][d])
@@ -75,23 +90,28 @@ static void mx_cell(const struct rp_ctx *c, int s, int d, double x, double y, in
 	afile_printf(c->a, "</g>\n");
 }
 
-/* The legend: five swatches on the log scale, 1 to the largest cell. */
+/* The legend: up to five swatches on the log scale, 1 to the largest
+ * cell, each the colour of a cell with that count. */
 static void mx_legend(const struct rp_ctx *c, double y)
 {
-	uint64_t max = c->v->max_f;
+	uint64_t max = c->v->max_f, prev = 0;
+	int x = 130;
 
 	afile_printf(c->a, "<text x=\"0\" y=\"%.1f\" class=\"lab\">frames (log scale)</text>\n",
 		     y + 14);
 	for (int k = 0; k < 5 && max; k++) {
-		double t = k / 4.0;
-		uint64_t val = (uint64_t)llround(expm1(t * log1p((double)max)));
+		double e = expm1(k / 4.0 * log1p((double)max));
+		uint64_t val = k == 4 ? max : e < 1.5 ? 1 : (uint64_t)llround(e);
 		char col[8];
 
-		rp_color(col, t);
+		if (val <= prev)
+			continue;
+		prev = val;
+		rp_color(col, report_log_scale(val, max));
 		afile_printf(c->a, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"14\" "
 			     "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" class=\"lab\">%llu</text>\n",
-			     130 + k * 70, y + 3, col, 174 + k * 70, y + 14,
-			     (unsigned long long)(val < 1 ? 1 : val));
+			     x, y + 3, col, x + 44, y + 14, (unsigned long long)val);
+		x += 90;
 	}
 	for (int k = 0; k < 3 && c->src->policy; k++) {
 		static const int order[3] = { VXGBP_POLICY_ALLOW, VXGBP_POLICY_SOME,
@@ -101,8 +121,8 @@ static void mx_legend(const struct rp_ctx *c, double y)
 		afile_printf(c->a, "<rect x=\"%d\" y=\"%.1f\" width=\"40\" height=\"14\" "
 			     "fill=\"#fafafa\" class=\"pol p%d\"/><text x=\"%d\" y=\"%.1f\" "
 			     "class=\"badge p%d\">%s</text><text x=\"%d\" y=\"%.1f\" class=\"lab\">"
-			     "policy: %s</text>\n", 130 + k * 150, y + 27, pv, 164 + k * 150, y + 38,
-			     pv, badge[pv], 176 + k * 150, y + 38, report_policy_word(pv));
+			     "policy: %s</text>\n", 130 + k * 190, y + 27, pv, 164 + k * 190, y + 38,
+			     pv, badge[pv], 176 + k * 190, y + 38, report_policy_word(pv));
 	}
 }
 
@@ -114,7 +134,7 @@ void rp_svg_matrix(const struct rp_ctx *c)
 
 	for (int i = 0; i < v->n; i++)
 		rows += is_row(v, i);
-	w = MX_LABEL + v->n * cw + 20;
+	w = MX_LABEL + v->n * cw + 180; /* the last column's label leans right */
 	h = MX_HEAD + rows * MX_ROW + (c->src->policy ? 66 : 40);
 	afile_printf(c->a, "<section id=\"matrix\"><h2>Group to group</h2>\n");
 	if (!v->pairs) {
@@ -128,7 +148,8 @@ void rp_svg_matrix(const struct rp_ctx *c)
 		     "role=\"img\" aria-label=\"group-to-group matrix\">\n"
 		     "<text x=\"%d\" y=\"%d\" class=\"axis\">source \xe2\x86\x93 / destination "
 		     "\xe2\x86\x92</text>\n", c->src->policy ? " Outline and badge: what "
-		     "the policy (--policy) says of all traffic of the pair." : "",
+		     "the policy (--policy) says of all traffic of the pair: allowed, partly (by "
+		     "protocol or port) or denied." : "",
 		     w, h, w, h, 4, MX_HEAD - 8);
 	for (int d = 0; d < v->n; d++) {
 		afile_printf(c->a, "<text class=\"col\" transform=\"translate(%.1f %d) "
@@ -154,8 +175,8 @@ void rp_svg_matrix(const struct rp_ctx *c)
 
 /* ---- the graph ---- */
 
-#define GR_SIZE 760
-#define GR_C (GR_SIZE / 2.0)
+#define GR_MARGIN 170  /* room for the labels left and right of the circle */
+#define GR_MARGIN_V 70 /* above and below */
 
 struct node {
 	double x, y, r, ux, uy; /* centre, radius, outward unit vector */
@@ -163,10 +184,15 @@ struct node {
 
 /* Nodes on a circle in the view's order (by ID), the first at the top;
  * radius by frames sent and received, on a log scale. */
+static double gr_radius(const struct rp_view *v)
+{
+	return v->n <= 2 ? 110 : v->n <= 8 ? 170 : 250;
+}
+
 static void gr_layout(const struct rp_view *v, struct node *nd)
 {
 	uint64_t act[RP_MAX_GROUPS] = { 0 }, max = 0;
-	double R = v->n <= 2 ? 140 : v->n <= 8 ? 200 : 250;
+	double R = gr_radius(v), cx = R + GR_MARGIN, cy = R + GR_MARGIN_V;
 
 	for (int i = 0; i < v->n; i++)
 		for (int j = 0; j < v->n; j++) {
@@ -182,8 +208,8 @@ static void gr_layout(const struct rp_view *v, struct node *nd)
 
 		nd[i].ux = cos(a);
 		nd[i].uy = sin(a);
-		nd[i].x = GR_C + R * nd[i].ux;
-		nd[i].y = GR_C + R * nd[i].uy;
+		nd[i].x = cx + R * nd[i].ux;
+		nd[i].y = cy + R * nd[i].uy;
 		nd[i].r = 12 + 12 * report_log_scale(act[i], max);
 	}
 }
@@ -218,7 +244,7 @@ static void gr_loop(const struct rp_ctx *c, const struct node *a, int s, double 
  * from the rim of s to the rim of d, coloured by the policy's verdict. */
 static void gr_edge(const struct rp_ctx *c, const struct node *nd, int s, int d)
 {
-	double w = 1 + 7 * report_log_scale(c->v->b[s][d], c->v->max_b);
+	double w = 1.5 + 6.5 * report_log_range(c->v->b[s][d], c->v->min_b, c->v->max_b);
 	const struct node *a = &nd[s], *b = &nd[d];
 	int pv = report_policy(c->src->policy, c->v->id[s], c->v->id[d]);
 	double dx = b->x - a->x, dy = b->y - a->y;
@@ -279,6 +305,7 @@ void rp_svg_graph(const struct rp_ctx *c)
 {
 	const struct rp_view *v = c->v;
 	struct node nd[RP_MAX_GROUPS];
+	int w = (int)(2 * (gr_radius(v) + GR_MARGIN)), h = (int)(2 * (gr_radius(v) + GR_MARGIN_V));
 
 	afile_printf(c->a, "<section id=\"graph\"><h2>Groups and their traffic</h2>\n");
 	if (!v->pairs) {
@@ -293,7 +320,7 @@ void rp_svg_graph(const struct rp_ctx *c)
 		     c->src->policy ? "; colour: the policy's verdict (green allowed, orange "
 		     "partly, red denied)" : "", v->merged ? " More than 30 groups: the 29 "
 		     "busiest are drawn, the others are one node." : "",
-		     GR_SIZE, GR_SIZE, GR_SIZE, GR_SIZE);
+		     w, h, w, h);
 	gr_defs(c);
 	for (int s = 0; s < v->n; s++)
 		for (int d = 0; d < v->n; d++)
