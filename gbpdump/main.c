@@ -22,6 +22,7 @@
 #include <vxgbp/vxgbp.h>
 
 #include "check.h"
+#include "check_ci.h"
 #include "cli.h"
 #include "out.h"
 #include "policy.h"
@@ -96,6 +97,11 @@ static void usage(FILE *f)
 "  --check         conformance report instead of frames: counts per rule\n"
 "                  (level, source), then the first occurrences; with --json one\n"
 "                  JSON object\n"
+"  --junit FILE    also write the --check results (implies it) to FILE as JUnit\n"
+"                  XML: a test case per rule, failed by MUST or SHOULD findings\n"
+"  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
+"                  frame's record in the capture as its region; neither\n"
+"                  overwrites the input, nor an existing FILE without --force\n"
 "  --profile NAME  rule levels for --check (implies it):\n"
 "                  strict (default; the draft and RFC 7348), linux (what a\n"
 "                  Linux 6.12 gbp device drops is MUST, what it ignores SHOULD),\n"
@@ -110,7 +116,7 @@ static void usage(FILE *f)
 "                  new keys are not tracked and a warning says how many\n"
 "  -w FILE         write the matching frames to FILE (classic pcap); never\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
-"  --force         let -w or --report replace an existing file\n"
+"  --force         let -w, --report, --junit or --sarif replace an existing file\n"
 "  -q, --quiet     no progress line (shown on standard error when it is a\n"
 "                  terminal, while a file is read for --stats, --check, -w,\n"
 "                  or with standard output not a terminal)\n"
@@ -129,6 +135,7 @@ static void usage(FILE *f)
 struct opts {
 	const char *rfile, *iface, *wfile, *gfile, *profile, *budget_arg;
 	const char *pfile;         /* --policy FILE */
+	const char *junit, *sarif; /* --junit FILE, --sarif FILE (imply --check) */
 	int json, stats, check, force, tflag, verbose, eflag, no_csum;
 	unsigned read_flags;
 	uint32_t gbp_id, vni;
@@ -160,6 +167,7 @@ enum {
 };
 
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
+enum { OPT_JUNIT = 0x1100, OPT_SARIF }; /* --junit, --sarif FILE (check_ci.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -245,6 +253,11 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_POLICY:
 		o->pfile = arg;
 		break;
+	case OPT_JUNIT:
+	case OPT_SARIF:
+		*(c == OPT_JUNIT ? &o->junit : &o->sarif) = arg;
+		o->check = 1;
+		break;
 	case OPT_FORCE:
 		o->force = 1;
 		break;
@@ -285,6 +298,29 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	return GO_ON;
 }
 
+/* --junit and --sarif name files: not standard output (it has the
+ * report), not the same as each other or --report.  GO_ON or EXIT_USAGE. */
+static int ci_names(const struct opts *o)
+{
+	const char *n[] = { o->junit, o->sarif, o->report };
+	static const char *const opt[] = { "--junit", "--sarif", "--report" };
+
+	for (int i = 0; i < 2; i++) {
+		if (n[i] && !strcmp(n[i], "-")) {
+			fprintf(stderr, "gbpdump: %s -: standard output has the --check report; "
+				"give a file name\n", opt[i]);
+			return EXIT_USAGE;
+		}
+		for (int j = i + 1; j < 3; j++)
+			if (n[i] && n[j] && !strcmp(n[i], n[j])) {
+				fprintf(stderr, "gbpdump: %s and %s name the same file: %s\n",
+					opt[i], opt[j], n[i]);
+				return EXIT_USAGE;
+			}
+	}
+	return GO_ON;
+}
+
 /* Options that do not go together: GO_ON, or EXIT_USAGE. */
 static int check_combos(const struct opts *o)
 {
@@ -315,6 +351,8 @@ static int check_combos(const struct opts *o)
 			"--stats or --check\n");
 		return EXIT_USAGE;
 	}
+	if (ci_names(o) != GO_ON)
+		return EXIT_USAGE;
 	if (o->check && !check_profile_known(o->profile)) {
 		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp, "
 			"offload)\n",
@@ -381,6 +419,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "sarif", required_argument, NULL, OPT_SARIF },
 		{ "port", required_argument, NULL, OPT_PORT },
 		{ "gbp", required_argument, NULL, OPT_GBP },
 		{ "vni", required_argument, NULL, OPT_VNI },
@@ -471,6 +511,7 @@ struct run {
 	struct vxgbp_policy *policy; /* --policy (NULL without): judge pairs with
 	                                vxgbp_policy_pair(), flows with _judge() */
 	unsigned long long matched;
+	struct check_ci_file junit, sarif; /* --junit, --sarif FILE */
 	struct gd_progress progress; /* the line on standard error */
 	char errbuf[GD_ERRBUF];
 };
@@ -582,6 +623,20 @@ static int open_filter(struct run *r, const struct opts *o)
 }
 
 /* Everything a run reads from and writes to.  GO_ON, or the exit status. */
+/* --junit and --sarif FILE, refused now when they cannot be written
+ * (check_ci.h).  GO_ON, or EXIT_IO after a message. */
+static int open_ci(struct run *r, const struct opts *o)
+{
+	const char *inputs[] = { o->rfile, o->gfile, o->pfile, NULL };
+
+	if ((o->junit && check_ci_open(&r->junit, o->junit, inputs, o->force, r->errbuf) < 0) ||
+	    (o->sarif && check_ci_open(&r->sarif, o->sarif, inputs, o->force, r->errbuf) < 0)) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		return EXIT_IO;
+	}
+	return GO_ON;
+}
+
 static int run_open(struct run *r, struct opts *o)
 {
 	int rc;
@@ -617,7 +672,7 @@ static int run_open(struct run *r, struct opts *o)
 	 * checksums, a third of the per-frame work.  --report has findings. */
 	if ((o->stats && !o->report) || o->no_csum)
 		o->popts.flags |= VXGBP_PARSE_NO_CSUM;
-	if ((rc = open_track(r, o)) != GO_ON)
+	if ((rc = open_track(r, o)) != GO_ON || (rc = open_ci(r, o)) != GO_ON)
 		return rc;
 	if (o->report && !(r->rep = report_new())) {
 		fprintf(stderr, "gbpdump: out of memory\n");
@@ -775,6 +830,32 @@ static int write_report(struct run *r, const struct opts *o, const char *limit)
 	return -1;
 }
 
+/* --junit and --sarif FILE from the check's results; rc: the exit status
+ * so far, rr < 0: r->errbuf says what stopped the capture.  0, or -1 after
+ * a message. */
+static int write_ci(struct run *r, const struct opts *o, const struct vxgbp_track_summary *s,
+		    int rr, int rc)
+{
+	char err[GD_ERRBUF];
+	struct check_ci_run cr = { o->rfile, o->iface, s, rc, NULL };
+	int ret = 0;
+
+	if (rr < 0) {
+		snprintf(err, sizeof(err), "%s", r->errbuf);
+		cr.error = err;
+	}
+	if (o->junit && check_junit_write(&r->junit, r->chk, &cr, r->errbuf) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		cr.exit_code = EXIT_IO;
+		ret = -1;
+	}
+	if (o->sarif && check_sarif_write(&r->sarif, r->chk, &cr, r->errbuf) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		ret = -1;
+	}
+	return ret;
+}
+
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
 static int run_finish(struct run *r, const struct opts *o, int rr)
 {
@@ -809,6 +890,8 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	}
 	if (o->check && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
 		rc = x;
+	if (o->check && write_ci(r, o, &s, rr, rc) < 0)
+		rc = EXIT_IO;
 	if (r->rep && write_report(r, o, limit) < 0)
 		rc = EXIT_IO;
 	policy_audit_free(&audit);
@@ -838,6 +921,8 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 
 static void run_close(struct run *r, const struct opts *o)
 {
+	check_ci_discard(&r->junit); /* not written: an error came first */
+	check_ci_discard(&r->sarif);
 	if (o->wfile && r->wr.f)
 		writer_close(&r->wr, 0, r->errbuf);
 	if (r->have_prog)

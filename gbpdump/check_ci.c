@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * check_ci.c - gbpdump --junit and --sarif: the per-rule results of the
+ * --check engine (check_rule_next()) as JUnit XML and SARIF 2.1.0.  The
+ * mapping is docs/check-ci.md's; every string from the input is escaped
+ * here, nothing else in gbpdump writes these formats.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "check_ci.h"
+
+_Static_assert(GD_ERRBUF >= AFILE_ERRBUF_SIZE, "errbuf sizes");
+
+#define SARIF_SCHEMA \
+	"https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
+
+static const char *const lvl_word[] = { "MUST", "SHOULD", "INFO" };
+static const char *const sarif_lvl[] = { "error", "warning", "note" };
+
+/* ---- escaping ---- */
+
+/* The valid UTF-8 sequence at s: its length (1..4) and code point, or 0
+ * when s does not start one.  Stops at the first byte that is not a
+ * continuation, so never reads past the terminating NUL. */
+static size_t utf8_seq(const unsigned char *s, unsigned *cp)
+{
+	unsigned c = s[0], min;
+	size_t n;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, *cp = c & 0x1f, min = 0x80;
+	else if ((c & 0xf0) == 0xe0)
+		n = 3, *cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, *cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3fu);
+	}
+	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* XML 1.0 character data or an attribute value (attr: keep tabs and line
+ * ends as references, which attribute normalization would turn into
+ * spaces).  What XML cannot hold (bad UTF-8, C0 controls, U+FFFE/FFFF)
+ * becomes U+FFFD. */
+static void xml_esc(struct afile *f, const char *s, int attr)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+
+	while (*p) {
+		size_t n = utf8_seq(p, &cp);
+		const char *e = NULL;
+
+		if (!n || cp == 0xfffe || cp == 0xffff ||
+		    (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r'))
+			e = REPLACEMENT, n = n ? n : 1;
+		else if (cp == '&')
+			e = "&amp;";
+		else if (cp == '<')
+			e = "&lt;";
+		else if (cp == '>')
+			e = "&gt;";
+		else if (cp == '"')
+			e = "&quot;";
+		else if (cp == '\'')
+			e = "&apos;";
+		else if (cp == '\r' || (attr && (cp == '\t' || cp == '\n')))
+			e = cp == '\r' ? "&#13;" : cp == '\t' ? "&#9;" : "&#10;";
+		if (e)
+			afile_write(f, e, strlen(e));
+		else
+			afile_write(f, p, n);
+		p += n;
+	}
+}
+
+/* A JSON string literal; bad UTF-8 becomes U+FFFD. */
+static void json_str(struct afile *f, const char *s)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+
+	afile_write(f, "\"", 1);
+	while (*p) {
+		size_t n = utf8_seq(p, &cp);
+
+		if (!n) {
+			afile_write(f, "\\ufffd", 6);
+			n = 1;
+		} else if (cp == '"' || cp == '\\') {
+			char e[2] = { '\\', (char)cp };
+
+			afile_write(f, e, 2);
+		} else if (cp < 0x20 || cp == 0x7f) {
+			char e[6] = { '\\', 'u', '0', '0', hx[cp >> 4], hx[cp & 0xf] };
+
+			afile_write(f, e, 6);
+		} else {
+			afile_write(f, p, n);
+		}
+		p += n;
+	}
+	afile_write(f, "\"", 1);
+}
+
+/* A path as a URI reference (RFC 3986): unreserved characters and '/'
+ * as they are, every other byte %XX. */
+static void uri_path(struct afile *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+			afile_write(f, p, 1);
+		else
+			afile_printf(f, "%%%02X", *p);
+	}
+}
+
+/* ---- shared ---- */
+
+struct ci {
+	struct afile *f;
+	const struct gd_check *c;
+	const struct check_ci_run *run;
+	struct check_totals t;
+};
+
+int check_ci_open(struct check_ci_file *cf, const char *path, const char *const *inputs,
+		  int force, char *errbuf)
+{
+	struct afile_opts ao = { force ? AFILE_FORCE : 0, inputs, "the capture" };
+
+	return afile_open(&cf->f, path, &ao, errbuf);
+}
+
+void check_ci_discard(struct check_ci_file *cf)
+{
+	char e[AFILE_ERRBUF_SIZE];
+
+	afile_close(&cf->f, 0, e);
+}
+
+/* Write the document with body() into cf and move it into place. */
+static int ci_write(struct check_ci_file *cf, const struct gd_check *c,
+		   const struct check_ci_run *run, void (*body)(struct ci *), char *errbuf)
+{
+	struct ci x = { .f = &cf->f, .c = c, .run = run };
+
+	check_totals(c, &x.t);
+	body(&x);
+	return afile_close(&cf->f, 1, errbuf);
+}
+
+static const char *capture_name(const struct check_ci_run *run)
+{
+	if (run->capture)
+		return strcmp(run->capture, "-") ? run->capture : "standard input";
+	return run->iface ? run->iface : "?";
+}
+
+static const char *scope_name(enum vxgbp_scope s)
+{
+	static const char *const n[] = { "frame", "outer", "header", "inner", "label", "parse" };
+
+	return (unsigned)s < sizeof(n) / sizeof(n[0]) ? n[s] : "rule";
+}
+
+static const char *verdict(int exit_code)
+{
+	return exit_code == CHECK_EXIT_FAIL ? "fail" : exit_code == CHECK_EXIT_WARN ? "warn"
+	       : exit_code == CHECK_EXIT_PASS ? "pass" : "error";
+}
+
+/* "2023-11-14T22:13:20.000000001Z"; "" when the time is not known (0). */
+static void fmt_time(char *b, size_t n, int64_t sec, uint32_t nsec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if ((!sec && !nsec) || !gmtime_r(&t, &tm)) {
+		snprintf(b, n, "%s", "");
+		return;
+	}
+	snprintf(b, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09uZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)nsec % 1000000000u);
+}
+
+/* One occurrence in words: "frame 3 (TIME), byte 42 of the frame, record
+ * at byte 24 of the file: WHAT". */
+static void occ_line(char *b, size_t n, const struct check_occ *o)
+{
+	char tm[64];
+	int k;
+
+	fmt_time(tm, sizeof(tm), o->sec, o->nsec);
+	k = snprintf(b, n, "frame %llu", (unsigned long long)o->frame);
+	if (tm[0] && k >= 0 && (size_t)k < n)
+		k += snprintf(b + k, n - (size_t)k, " (%s)", tm);
+	if (o->off >= 0 && k >= 0 && (size_t)k < n)
+		k += snprintf(b + k, n - (size_t)k, ", byte %d of the frame", o->off);
+	if (o->rec_off && k >= 0 && (size_t)k < n)
+		k += snprintf(b + k, n - (size_t)k, ", record at byte %llu of the file",
+			      (unsigned long long)o->rec_off);
+	if (k >= 0 && (size_t)k < n)
+		snprintf(b + k, n - (size_t)k, ": %s", o->what ? o->what : "");
+}
+
+/* ---- JUnit XML ---- */
+
+struct junit_sum {
+	unsigned tests, failures, skipped, errors;
+};
+
+static void junit_count(const struct ci *x, struct junit_sum *n)
+{
+	struct check_rule cr;
+	unsigned it = 0;
+
+	memset(n, 0, sizeof(*n));
+	while (check_rule_next(x->c, &it, &cr)) {
+		n->tests++;
+		if (cr.level == CHECK_OFF)
+			n->skipped++;
+		else if (cr.count[CHECK_MUST] || cr.count[CHECK_SHOULD])
+			n->failures++;
+	}
+	if (x->run->error) {
+		n->tests++;
+		n->errors++;
+	}
+}
+
+static void junit_prop(struct ci *x, const char *name, const char *value)
+{
+	afile_printf(x->f, "      <property name=\"%s\" value=\"", name);
+	xml_esc(x->f, value, 1);
+	afile_printf(x->f, "\"/>\n");
+}
+
+static void junit_prop_u64(struct ci *x, const char *name, uint64_t v)
+{
+	afile_printf(x->f, "      <property name=\"%s\" value=\"%llu\"/>\n", name,
+		     (unsigned long long)v);
+}
+
+static void junit_props(struct ci *x)
+{
+	const struct vxgbp_track_summary *s = x->run->s;
+
+	afile_printf(x->f, "    <properties>\n");
+	junit_prop(x, "profile", x->t.profile);
+	junit_prop(x, "capture", capture_name(x->run));
+	junit_prop(x, "gbpdump.version", VXGBP_VERSION);
+	junit_prop(x, "checksums", x->t.checksums ? "verified" : "not verified");
+	if (s) {
+		junit_prop_u64(x, "frames", s->frames);
+		junit_prop_u64(x, "vxlan", s->vxlan);
+		junit_prop_u64(x, "gbp", s->gbp);
+	}
+	junit_prop_u64(x, "unjudged", x->t.unjudged);
+	for (int l = 0; l < 3; l++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "findings.%s", lvl_word[l]);
+		junit_prop_u64(x, name, x->t.count[l]);
+	}
+	junit_prop(x, "verdict", verdict(x->run->exit_code));
+	junit_prop_u64(x, "exit", (uint64_t)x->run->exit_code);
+	afile_printf(x->f, "    </properties>\n");
+}
+
+/* The first occurrences of rule cr at level l, one a line, and how many
+ * more were counted. */
+static void junit_occs(struct ci *x, const struct check_rule *cr, int l)
+{
+	char line[512];
+
+	for (unsigned i = 0; i < cr->n_first[l]; i++) {
+		occ_line(line, sizeof(line), &cr->first[l][i]);
+		afile_printf(x->f, "%s: ", lvl_word[l]);
+		xml_esc(x->f, line, 0);
+		afile_write(x->f, "\n", 1);
+	}
+	if (cr->count[l] > cr->n_first[l])
+		afile_printf(x->f, "%s: %llu more not listed\n", lvl_word[l],
+			     (unsigned long long)(cr->count[l] - cr->n_first[l]));
+}
+
+/* "3 MUST findings, 1 SHOULD finding: TEXT (SOURCE)" for the levels in
+ * [from, to]. */
+static void junit_msg(struct ci *x, const struct check_rule *cr, int from, int to)
+{
+	char m[768];
+	int k = 0;
+
+	for (int l = from; l <= to; l++)
+		if (cr->count[l] && k >= 0 && (size_t)k < sizeof(m))
+			k += snprintf(m + k, sizeof(m) - (size_t)k, "%s%llu %s finding%s",
+				      k ? ", " : "", (unsigned long long)cr->count[l],
+				      lvl_word[l], cr->count[l] == 1 ? "" : "s");
+	if (k >= 0 && (size_t)k < sizeof(m))
+		snprintf(m + k, sizeof(m) - (size_t)k, ": %s (%s)", cr->info->text,
+			 cr->info->source);
+	xml_esc(x->f, m, 1);
+}
+
+static void junit_case(struct ci *x, const struct check_rule *cr)
+{
+	int fail = cr->count[CHECK_MUST] || cr->count[CHECK_SHOULD];
+
+	afile_printf(x->f, "    <testcase name=\"");
+	xml_esc(x->f, cr->info->id, 1);
+	afile_printf(x->f, "\" classname=\"vxgbp.%s\"", scope_name(cr->info->scope));
+	if (cr->level == CHECK_OFF) {
+		afile_printf(x->f, ">\n      <skipped message=\"");
+		xml_esc(x->f, cr->off_why ? cr->off_why : "not judged", 1);
+		afile_printf(x->f, "\"/>\n    </testcase>\n");
+		return;
+	}
+	if (!fail && !cr->count[CHECK_INFO]) {
+		afile_printf(x->f, "/>\n");
+		return;
+	}
+	afile_printf(x->f, ">\n");
+	if (fail) {
+		afile_printf(x->f, "      <failure type=\"%s\" message=\"",
+			     cr->count[CHECK_MUST] ? "MUST" : "SHOULD");
+		junit_msg(x, cr, CHECK_MUST, CHECK_SHOULD);
+		afile_printf(x->f, "\">");
+		junit_occs(x, cr, CHECK_MUST);
+		junit_occs(x, cr, CHECK_SHOULD);
+		afile_printf(x->f, "</failure>\n");
+	}
+	if (cr->count[CHECK_INFO]) {
+		afile_printf(x->f, "      <system-out>");
+		junit_msg(x, cr, CHECK_INFO, CHECK_INFO);
+		afile_write(x->f, "\n", 1);
+		junit_occs(x, cr, CHECK_INFO);
+		afile_printf(x->f, "</system-out>\n");
+	}
+	afile_printf(x->f, "    </testcase>\n");
+}
+
+static void junit_body(struct ci *x)
+{
+	struct junit_sum n;
+	struct check_rule cr;
+	unsigned it = 0;
+
+	junit_count(x, &n);
+	afile_printf(x->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<testsuites name=\"gbpdump --check\" tests=\"%u\" failures=\"%u\" "
+		     "errors=\"%u\">\n  <testsuite name=\"", n.tests, n.failures, n.errors);
+	xml_esc(x->f, capture_name(x->run), 1);
+	afile_printf(x->f, " (profile %s)\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		     "skipped=\"%u\">\n", x->t.profile, n.tests, n.failures, n.errors, n.skipped);
+	junit_props(x);
+	while (check_rule_next(x->c, &it, &cr))
+		junit_case(x, &cr);
+	if (x->run->error) {
+		afile_printf(x->f, "    <testcase name=\"capture.read\" classname=\"vxgbp.capture\">\n"
+			     "      <error type=\"read\" message=\"");
+		xml_esc(x->f, x->run->error, 1);
+		afile_printf(x->f, "\"/>\n    </testcase>\n");
+	}
+	afile_printf(x->f, "  </testsuite>\n</testsuites>\n");
+}
+
+int check_junit_write(struct check_ci_file *cf, const struct gd_check *c,
+		      const struct check_ci_run *run, char *errbuf)
+{
+	return ci_write(cf, c, run, junit_body, errbuf);
+}
+
+/* ---- SARIF 2.1.0 ---- */
+
+/* The capture as an artifactLocation's members: a relative path against
+ * %SRCROOT% (the folder gbpdump ran in), an absolute one as a file: URI.
+ * 0 when there is no file to name (standard input, a live capture). */
+static int sarif_uri(struct ci *x)
+{
+	const char *p = x->run->capture;
+
+	if (!p || !strcmp(p, "-"))
+		return 0;
+	afile_printf(x->f, "\"uri\":\"%s", p[0] == '/' ? "file://" : "");
+	uri_path(x->f, p);
+	afile_printf(x->f, "\"%s", p[0] == '/' ? "" : ",\"uriBaseId\":\"%SRCROOT%\"");
+	return 1;
+}
+
+static void sarif_rule(struct ci *x, const struct check_rule *cr, unsigned idx)
+{
+	const struct vxgbp_rule_info *ri = cr->info;
+	char s[768];
+
+	afile_printf(x->f, "%s\n        {\"id\":", idx ? "," : "");
+	json_str(x->f, ri->id);
+	afile_printf(x->f, ",\"shortDescription\":{\"text\":");
+	json_str(x->f, ri->text);
+	snprintf(s, sizeof(s), "%s (%s; the library's level: %s)", ri->text, ri->source,
+		 vxgbp_level_name(ri->level));
+	afile_printf(x->f, "},\"fullDescription\":{\"text\":");
+	json_str(x->f, s);
+	snprintf(s, sizeof(s), "Source: %s. %s. Judged by gbpdump --check at the level its "
+		 "--profile gives the rule.", ri->source, ri->text);
+	afile_printf(x->f, "},\"help\":{\"text\":");
+	json_str(x->f, s);
+	afile_printf(x->f, "},\"defaultConfiguration\":{\"level\":\"%s\"},"
+		     "\"properties\":{\"source\":", sarif_lvl[ri->level <= 2 ? ri->level : 0]);
+	json_str(x->f, ri->source);
+	afile_printf(x->f, ",\"scope\":\"%s\",\"tags\":[\"%s\",\"%s\"]}}",
+		     scope_name(ri->scope), vxgbp_level_name(ri->level), scope_name(ri->scope));
+}
+
+/* The profile's level where it is not the library's: a configuration
+ * override (enabled false for a rule not judged). */
+static void sarif_overrides(struct ci *x)
+{
+	struct check_rule cr;
+	unsigned it = 0, idx = 0, n = 0;
+
+	afile_printf(x->f, ",\"ruleConfigurationOverrides\":[");
+	for (; check_rule_next(x->c, &it, &cr); idx++) {
+		if (cr.level != CHECK_OFF && (unsigned)cr.level == (unsigned)cr.info->level)
+			continue;
+		afile_printf(x->f, "%s\n        {\"descriptor\":{\"id\":", n++ ? "," : "");
+		json_str(x->f, cr.info->id);
+		if (cr.level == CHECK_OFF) {
+			afile_printf(x->f, ",\"index\":%u},\"configuration\":{\"enabled\":false},"
+				     "\"properties\":{\"reason\":", idx);
+			json_str(x->f, cr.off_why ? cr.off_why : "not judged");
+			afile_printf(x->f, "}}");
+		} else {
+			afile_printf(x->f, ",\"index\":%u},\"configuration\":{\"level\":\"%s\"}}",
+				     idx, sarif_lvl[cr.level]);
+		}
+	}
+	afile_printf(x->f, "%s]", n ? "\n      " : "");
+}
+
+static void sarif_invocation(struct ci *x)
+{
+	int ok = x->run->exit_code == CHECK_EXIT_PASS || x->run->exit_code == CHECK_EXIT_WARN ||
+		 x->run->exit_code == CHECK_EXIT_FAIL;
+
+	afile_printf(x->f, ",\n    \"invocations\":[{\"executionSuccessful\":%s,\"exitCode\":%d,"
+		     "\"exitCodeDescription\":\"%s\"", ok ? "true" : "false", x->run->exit_code,
+		     verdict(x->run->exit_code));
+	sarif_overrides(x);
+	if (x->run->error) {
+		afile_printf(x->f, ",\"toolExecutionNotifications\":[{\"level\":\"error\","
+			     "\"message\":{\"text\":");
+		json_str(x->f, x->run->error);
+		afile_printf(x->f, "}}]");
+	}
+	afile_printf(x->f, ",\"properties\":{\"profile\":");
+	json_str(x->f, x->t.profile);
+	afile_printf(x->f, ",\"checksums\":%s}}]", x->t.checksums ? "true" : "false");
+}
+
+/* One occurrence kept: the capture's record as the region (classic pcap),
+ * the frame as a logical location. */
+static void sarif_result(struct ci *x, const struct check_rule *cr, unsigned idx, int l,
+			 unsigned i, int *first)
+{
+	const struct check_occ *o = &cr->first[l][i];
+	char line[512], tm[64];
+
+	occ_line(line, sizeof(line), o);
+	fmt_time(tm, sizeof(tm), o->sec, o->nsec);
+	afile_printf(x->f, "%s\n    {\"ruleId\":", *first ? "" : ",");
+	*first = 0;
+	json_str(x->f, cr->info->id);
+	afile_printf(x->f, ",\"ruleIndex\":%u,\"level\":\"%s\",\"message\":{\"text\":", idx,
+		     sarif_lvl[l]);
+	json_str(x->f, line);
+	afile_printf(x->f, "},\"locations\":[{");
+	if (x->run->capture && strcmp(x->run->capture, "-")) {
+		afile_printf(x->f, "\"physicalLocation\":{\"artifactLocation\":{");
+		sarif_uri(x);
+		afile_printf(x->f, ",\"index\":0}");
+		if (o->rec_off)
+			afile_printf(x->f, ",\"region\":{\"byteOffset\":%llu,\"byteLength\":%llu}",
+				     (unsigned long long)o->rec_off, 16ull + o->caplen);
+		afile_printf(x->f, "},");
+	}
+	afile_printf(x->f, "\"logicalLocations\":[{\"name\":\"frame %llu\",\"kind\":\"element\"}]}],"
+		     "\"properties\":{\"frame\":%llu,\"offsetInFrame\":%d,", (unsigned long long)o->frame,
+		     (unsigned long long)o->frame, o->off);
+	if (tm[0])
+		afile_printf(x->f, "\"time\":\"%s\",", tm);
+	afile_printf(x->f, "\"profileLevel\":\"%s\",\"occurrence\":%u,\"count\":%llu,"
+		     "\"notListed\":%llu}}", lvl_word[l], i + 1, (unsigned long long)cr->count[l],
+		     (unsigned long long)(cr->count[l] - cr->n_first[l]));
+}
+
+static void sarif_results(struct ci *x)
+{
+	struct check_rule cr;
+	unsigned it = 0, idx = 0;
+	int first = 1;
+
+	afile_printf(x->f, ",\n  \"results\":[");
+	for (; check_rule_next(x->c, &it, &cr); idx++)
+		for (int l = 0; l < 3; l++)
+			for (unsigned i = 0; i < cr.n_first[l]; i++)
+				sarif_result(x, &cr, idx, l, i, &first);
+	afile_printf(x->f, "%s]", first ? "" : "\n  ");
+}
+
+/* run.properties: the summary and every rule found with its count, as
+ * --check --json gives them (the results hold the first occurrences). */
+static void sarif_run_props(struct ci *x)
+{
+	const struct vxgbp_track_summary *s = x->run->s;
+	struct check_rule cr;
+	unsigned it = 0, n = 0;
+
+	afile_printf(x->f, ",\n  \"properties\":{\"profile\":");
+	json_str(x->f, x->t.profile);
+	afile_printf(x->f, ",\"checksums\":%s,", x->t.checksums ? "true" : "false");
+	if (s)
+		afile_printf(x->f, "\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,",
+			     (unsigned long long)s->frames, (unsigned long long)s->vxlan,
+			     (unsigned long long)s->gbp);
+	afile_printf(x->f, "\"unjudged\":%llu,\"counts\":{\"MUST\":%llu,\"SHOULD\":%llu,"
+		     "\"INFO\":%llu},\"verdict\":\"%s\",\"findings\":[",
+		     (unsigned long long)x->t.unjudged, (unsigned long long)x->t.count[0],
+		     (unsigned long long)x->t.count[1], (unsigned long long)x->t.count[2],
+		     verdict(x->run->exit_code));
+	while (check_rule_next(x->c, &it, &cr))
+		for (int l = 0; l < 3; l++) {
+			if (!cr.count[l])
+				continue;
+			afile_printf(x->f, "%s\n    {\"id\":", n++ ? "," : "");
+			json_str(x->f, cr.info->id);
+			afile_printf(x->f, ",\"level\":\"%s\",\"count\":%llu,\"listed\":%u}",
+				     lvl_word[l], (unsigned long long)cr.count[l], cr.n_first[l]);
+		}
+	afile_printf(x->f, "%s]}", n ? "\n  " : "");
+}
+
+static void sarif_body(struct ci *x)
+{
+	struct check_rule cr;
+	unsigned it = 0, idx = 0;
+
+	afile_printf(x->f, "{\"$schema\":\"%s\",\"version\":\"2.1.0\",\"runs\":[{\n"
+		     "  \"tool\":{\"driver\":{\"name\":\"gbpdump\",\"fullName\":\"gbpdump (vxgbp) %s\","
+		     "\"version\":\"%s\",\"semanticVersion\":\"%s\",\"rules\":[",
+		     SARIF_SCHEMA, VXGBP_VERSION, VXGBP_VERSION, VXGBP_VERSION);
+	while (check_rule_next(x->c, &it, &cr))
+		sarif_rule(x, &cr, idx++);
+	afile_printf(x->f, "]}}");
+	sarif_invocation(x);
+	if (x->run->capture && strcmp(x->run->capture, "-")) {
+		afile_printf(x->f, ",\n  \"artifacts\":[{\"location\":{");
+		sarif_uri(x);
+		afile_printf(x->f, "},\"roles\":[\"analysisTarget\"]}]");
+	}
+	sarif_results(x);
+	sarif_run_props(x);
+	afile_printf(x->f, "}]}\n");
+}
+
+int check_sarif_write(struct check_ci_file *cf, const struct gd_check *c,
+		      const struct check_ci_run *run, char *errbuf)
+{
+	return ci_write(cf, c, run, sarif_body, errbuf);
+}
