@@ -24,12 +24,16 @@ text() {
 
 # Does the text of page $1 hold word $2 (not as part of a longer option or
 # key: the characters around it are not letters, digits or '-'; after a
-# "key=" anything may follow)?
+# "key=" anything may follow)?  The page is rendered once.
 has_word() {
 	local re end='([^-[:alnum:]]|$)'
+	if [ "${text_of-}" != "$1" ]; then
+		text_of=$1
+		page_text=$(text "$1")
+	fi
 	re=$(printf '%s' "$2" | sed 's/[.]/\\./g')
 	case $2 in *=) end='' ;; esac
-	text "$1" | grep -qE -- "(^|[^-[:alnum:]])$re$end"
+	printf '%s\n' "$page_text" | grep -qE -- "(^|[^-[:alnum:]])$re$end"
 }
 
 render() {
@@ -119,7 +123,7 @@ rules() {
 }
 
 install_() {
-	local build=$1 tmp f
+	local build=$1 f
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vxgbp-man-install.XXXXXX") || exit 2
 	trap 'rm -rf "$tmp"' EXIT
 	cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/log" 2>&1 ||
@@ -131,7 +135,7 @@ install_() {
 		[ -s "$tmp/prefix/$f" ] || fail "cmake --install: no $f under the prefix"
 	done
 	# the installed page is the generated one, and man finds it by name
-	grep -q '^\.B gbp\\-i\\-flag\\-clear$' "$tmp/prefix/share/man/man7/vxgbp.7" ||
+	grep -q '^\.B gbp\.i\\-flag\\-clear$' "$tmp/prefix/share/man/man7/vxgbp.7" ||
 		fail "installed vxgbp.7 has no rule entries"
 	LC_ALL=C.UTF-8 MANPAGER=cat MANPATH="$tmp/prefix/share/man" man 7 vxgbp 2>/dev/null |
 		grep -q 'gbp.i-flag-clear' || fail "man 7 vxgbp in the installed tree"
