@@ -99,6 +99,11 @@ expect read-any-file _gbpdump "$d -r fixn" fixnote.txt
 expect write-captures _gbpdump "$d -r other.pcap -w fixture.pcap" fixture.pcap fixture.pcap.zst \
 	fixture.pcapng.gz
 expect groups-file _gbpdump "$d --groups fixn" fixnote.txt
+# options that take a FILE by gbpdump --help complete files without a line
+# here (--policy, --report, ... as they arrive)
+for o in $("$d" --help | sed -n 's/^ *\(--[a-z-]*\) FILE .*/\1/p'); do
+	expect "file-of-$o" _gbpdump "$d $o fixn" fixnote.txt
+done
 
 expect gbpgen-key _gbpgen "$g -w out.pcap gb" gbp=
 expect_has gbpgen-keys _gbpgen "$g -w out.pcap " vni= gbp= d= a= flags= rsvd= mark= wrap=
