@@ -8,6 +8,11 @@
 # from the program's own --help when completing, so a new option completes
 # without a change here.  Only gbpdump's profile names are listed here
 # (tests/completion compares them with gbpdump).
+#
+# shellcheck shell=bash disable=SC2207,SC2034
+# SC2207: COMPREPLY=($(compgen ...)) is bash-completion's idiom; here it only
+# ever splits words without blanks (options, keys, interfaces; files go
+# through _filedir).  SC2034: words and cword are _init_completion's.
 
 # The options a vxgbp program's --help names: every -x / --word on a line
 # that starts with one (after blanks) and on the Usage: lines.
