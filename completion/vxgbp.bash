@@ -72,7 +72,7 @@ _vxgbp_interfaces()
     for d in /sys/class/net/*; do
         [[ -e $d ]] && ifs+=("${d##*/}")
     done
-    COMPREPLY=($(compgen -W '${ifs[@]}' -- "$cur"))
+    COMPREPLY=($(compgen -W "${ifs[*]}" -- "$cur"))
 }
 
 # The value of option $prev of program $1, by what its --help calls it.
