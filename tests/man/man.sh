@@ -139,8 +139,11 @@ install_() {
 		fail "installed vxgbp.7 has no rule entries"
 	LC_ALL=C.UTF-8 MANPAGER=cat MANPATH="$tmp/prefix/share/man" man 7 vxgbp 2>/dev/null |
 		grep -q 'gbp.i-flag-clear' || fail "man 7 vxgbp in the installed tree"
-	bash -n "$tmp/prefix/share/bash-completion/completions/gbpgen" ||
-		fail "installed completion is not bash"
+	# bash-completion finds it in the installed tree by the program's name
+	# and it registers all three programs
+	XDG_DATA_DIRS="$tmp/prefix/share" bash -c '. /usr/share/bash-completion/bash_completion &&
+		__load_completion gbpprobe && complete -p gbpdump gbpgen gbpprobe' >/dev/null 2>&1 ||
+		fail "bash-completion does not load the installed completion"
 	echo "installed: $(cd "$tmp/prefix" && find share/man share/bash-completion -type f | sort | tr '\n' ' ')"
 	done_ install
 }
