@@ -214,6 +214,16 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 	}
 }
 
+/* --report FILE, --dot: GO_ON. */
+static int parse_report_opt(struct opts *o, int c, const char *arg)
+{
+	if (c == OPT_REPORT)
+		o->report = arg;
+	else
+		o->dot = 1;
+	return GO_ON;
+}
+
 /* One option: GO_ON, or the exit status. */
 static int parse_opt(struct opts *o, int c, const char *arg)
 {
@@ -268,11 +278,8 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->no_csum = 1;
 		break;
 	case OPT_REPORT:
-		o->report = arg;
-		break;
 	case OPT_DOT:
-		o->dot = 1;
-		break;
+		return parse_report_opt(o, c, arg);
 	case OPT_PROFILE:
 		o->profile = arg;
 		/* fall through */

@@ -234,18 +234,24 @@ static void first_table(const struct rp_ctx *c, const struct check_rule *cr, uns
 				const struct check_occ *o = &cr[i].first[l][k];
 				char t[64];
 
-				rp_time(t, sizeof(t), o->sec, o->nsec);
+				if (o->sec || o->nsec) /* 0: judged at the end (policy.*) */
+					rp_time(t, sizeof(t), o->sec, o->nsec);
+				else
+					t[0] = '\0';
 				afile_printf(c->a, "<tr><td class=\"mono\">");
 				rp_esc(c->a, cr[i].info->id);
 				afile_printf(c->a, "</td><td class=\"lvl %s\">%s</td><td class=\"n\">%llu"
-					     "</td><td class=\"mono\">%s</td><td class=\"n\">%d</td><td>",
-					     lvl_class[l], lvl_name[l], (unsigned long long)o->frame, t,
-					     o->off);
+					     "</td><td class=\"mono\">%s</td><td class=\"n\">",
+					     lvl_class[l], lvl_name[l], (unsigned long long)o->frame, t);
+				if (o->off >= 0)
+					afile_printf(c->a, "%d", o->off);
+				afile_printf(c->a, "</td><td>");
 				rp_esc(c->a, o->what ? o->what : "");
 				afile_printf(c->a, "</td></tr>\n");
 			}
 	afile_printf(c->a, "</tbody></table>\n<p>Offset: the byte in the frame of what is "
-		     "judged (the VXLAN header, the layer, the error).</p>\n");
+		     "judged (the VXLAN header, the layer, the error). Findings judged per flow "
+		     "at the end (policy.*) name the flow's first frame, without a time.</p>\n");
 }
 
 void rp_html_findings(const struct rp_ctx *c)

@@ -77,8 +77,9 @@ static void mx_cell(const struct rp_ctx *c, int s, int d, double x, double y, in
 	rp_group_label(c->a, v->id[s], gr);
 	afile_printf(c->a, " \xe2\x86\x92 ");
 	rp_group_label(c->a, v->id[d], gr);
-	afile_printf(c->a, ": %llu frames, %llu bytes%s%s</title></rect>",
-		     (unsigned long long)v->f[s][d], (unsigned long long)v->b[s][d],
+	afile_printf(c->a, ": %llu frame%s, %llu bytes%s%s</title></rect>",
+		     (unsigned long long)v->f[s][d], v->f[s][d] == 1 ? "" : "s",
+		     (unsigned long long)v->b[s][d],
 		     pv < 0 ? "" : "; policy: ", report_policy_word(pv));
 	if (pv >= 0 && v->f[s][d])
 		afile_printf(c->a, "<text x=\"%.1f\" y=\"%.1f\" class=\"badge p%d\">%s</text>",
@@ -226,8 +227,9 @@ static void gr_title(const struct rp_ctx *c, int s, int d, int pv)
 	rp_group_label(c->a, c->v->id[s], c->src->groups);
 	afile_printf(c->a, " \xe2\x86\x92 ");
 	rp_group_label(c->a, c->v->id[d], c->src->groups);
-	afile_printf(c->a, ": %llu frames, %llu bytes%s%s</title>",
-		     (unsigned long long)c->v->f[s][d], (unsigned long long)c->v->b[s][d],
+	afile_printf(c->a, ": %llu frame%s, %llu bytes%s%s</title>",
+		     (unsigned long long)c->v->f[s][d], c->v->f[s][d] == 1 ? "" : "s",
+		     (unsigned long long)c->v->b[s][d],
 		     pv < 0 ? "" : "; policy: ", report_policy_word(pv));
 }
 

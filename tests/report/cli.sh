@@ -1,0 +1,90 @@
+#!/bin/sh
+# report.cli: what --report and --dot do on the command line: --report
+# alone prints nothing, with --stats or --check the same as without it;
+# never over an input (even with --force), nor an existing file without
+# --force; one clear line and exit status 2 for a bad combination or an
+# unwritable name; no temporary file left behind.
+# cli.sh GBPDUMP SOURCE_DIR WORK_DIR
+set -eu
+gbpdump=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" "$src/fixtures/nonconforming.pcap" "$work/"
+cd "$work"
+export TZ=UTC LC_ALL=C
+fail=0
+bad() { echo "report.cli: $*"; fail=1; }
+
+# expect STATUS PATTERN CMD...: exit status and one line on stderr matching PATTERN
+expect() {
+	want=$1 pat=$2
+	shift 2
+	set +e
+	"$@" > out 2> err
+	rc=$?
+	set -e
+	[ "$rc" -eq "$want" ] || bad "$*: exit $rc, expected $want"
+	grep -q -- "$pat" err || bad "$*: stderr lacks '$pat': $(cat err)"
+	[ "$(wc -l < err)" -le 1 ] || bad "$*: more than one line on stderr: $(cat err)"
+}
+
+G="-r basic-gbp.pcap --groups groups.txt"
+# alone: nothing on standard output, a page
+# shellcheck disable=SC2086
+"$gbpdump" $G --report r.html > out 2> err
+[ -s out ] && bad "--report alone printed on standard output"
+[ -s err ] && bad "--report alone printed on standard error: $(cat err)"
+grep -q '</html>' r.html || bad "r.html is not a whole page"
+# with --stats (and --json) and --check: their output as without --report
+for extra in "--stats" "--stats --json" "--check" "--check --json" "--profile linux"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$gbpdump" -r nonconforming.pcap $extra > plain.out 2>&1; rc1=$?
+	# shellcheck disable=SC2086
+	"$gbpdump" -r nonconforming.pcap $extra --report "x.html" --force > both.out 2>&1; rc2=$?
+	set -e
+	cmp -s plain.out both.out || bad "$extra --report: output differs from $extra alone"
+	[ "$rc1" -eq "$rc2" ] || bad "$extra --report: exit $rc2, without --report $rc1"
+	[ -s x.html ] || bad "$extra --report: no page"
+done
+grep -q 'profile linux' x.html || bad "--profile linux --report: the page does not say the profile"
+# --stats --dot and --report together: DOT on stdout, the page in the file
+# shellcheck disable=SC2086
+"$gbpdump" $G --stats --dot --report d.html > d.dot
+grep -q '^digraph gbp {' d.dot || bad "--stats --dot --report: no DOT on standard output"
+[ -s d.html ] || bad "--stats --dot --report: no page"
+
+# no clobbering
+echo keep > old.html
+# shellcheck disable=SC2086
+expect 2 "old.html: file exists; use --force" "$gbpdump" $G --report old.html
+[ "$(cat old.html)" = keep ] || bad "old.html was changed without --force"
+# shellcheck disable=SC2086
+"$gbpdump" $G --report old.html --force
+grep -q '</html>' old.html || bad "--force did not replace old.html"
+cp basic-gbp.pcap in.pcap
+ln -s in.pcap link.pcap
+for target in in.pcap link.pcap groups.txt; do
+	expect 2 "refusing to overwrite" "$gbpdump" -r in.pcap --groups groups.txt --report "$target" --force
+done
+cmp -s in.pcap basic-gbp.pcap || bad "the capture was changed by --report onto it"
+expect 2 "no-such-dir/r.html" "$gbpdump" $G --report no-such-dir/r.html
+mkdir dir.html
+expect 2 "dir.html: not a regular file" "$gbpdump" $G --report dir.html --force
+
+# combinations
+expect 2 "--dot goes with --stats" "$gbpdump" $G --dot
+expect 2 "--dot goes with --stats" "$gbpdump" $G --stats --json --dot
+expect 2 "--report does not combine" "$gbpdump" $G --report w.html -w w.pcap
+expect 2 "--report does not combine" "$gbpdump" $G --report w.html --json
+[ -e w.html ] && bad "a page was written for a refused command line"
+# the options in the header leave --report FILE out, in any spelling
+# shellcheck disable=SC2086
+"$gbpdump" $G --rep=o1.html && "$gbpdump" $G --report o2.html
+cmp -s o1.html o2.html || bad "--rep=FILE and --report FILE give different pages"
+grep -q 'o[12].html' o1.html && bad "the page names the file it is written to"
+
+# no temporary files
+ls ./*.tmp.* > /dev/null 2>&1 && bad "temporary files left: $(ls ./*.tmp.*)"
+[ $fail -eq 0 ] && echo "report.cli: ok"
+exit $fail
