@@ -5,7 +5,8 @@
 #     are in the work tree; no build folders) into a fresh folder below
 #     ${TMPDIR:-/var/tmp} and builds it with
 #     DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b -Pnocheck;
-#  2. lintian on the .changes: any E: or W: fails;
+#  2. lintian on the .changes and on the source package (dpkg-source -b of
+#     the same copy, made before the build): any E: or W: fails;
 #  3. each package's files (dpkg-deb -c, directories left out) are exactly
 #     tests/deb/contents/<package>.txt (@MULTIARCH@, @WS_SERIES@ and
 #     @VERSION@ filled in) plus, for vxgbp-tools, every man page and bash
@@ -37,16 +38,20 @@ git -C "$src" ls-files -z --cached --others --exclude-standard |
 deb_version=$(cd "$work/src" && dpkg-parsechangelog -SVersion)
 [ "${deb_version%%-*}" = "$version" ] ||
 	fail "debian/changelog says $deb_version, CMakeLists.txt project() says $version"
-step "copied $(git -C "$src" ls-files --cached --others --exclude-standard | wc -l) files"
+step "copied $(find "$work/src" -type f | wc -l) files"
+# the source package first, from the clean copy (for lintian's source checks)
+(cd "$work/src" && dpkg-source -b .) > "$work/source.log" 2>&1 ||
+	{ cat "$work/source.log"; fail "dpkg-source -b failed"; }
 (cd "$work/src" && DEB_BUILD_OPTIONS="nocheck parallel=2" \
 	dpkg-buildpackage -us -uc -b -Pnocheck) > "$work/build.log" 2>&1 ||
 	{ tail -60 "$work/build.log"; fail "dpkg-buildpackage failed (log above)"; }
-step "dpkg-buildpackage"
+step "dpkg-source -b, dpkg-buildpackage -b"
 
 # 2. lintian
 changes=$(ls "$work"/*.changes)
+dsc=$(ls "$work"/*.dsc)
 rc=0
-lintian --no-cfg --fail-on error,warning "$changes" > "$work/lintian.log" 2>&1 || rc=$?
+lintian --no-cfg --fail-on error,warning "$dsc" "$changes" > "$work/lintian.log" 2>&1 || rc=$?
 sed '/^running with root privileges/d' "$work/lintian.log"
 [ $rc = 0 ] && ! grep -q '^[EW]: ' "$work/lintian.log" ||
 	fail "lintian: exit status $rc, errors or warnings (above)"
