@@ -187,7 +187,7 @@ struct node {
  * radius by frames sent and received, on a log scale. */
 static double gr_radius(const struct rp_view *v)
 {
-	return v->n <= 2 ? 110 : v->n <= 8 ? 170 : 250;
+	return v->n <= 2 ? 110 : v->n <= 8 ? 170 : v->n <= 16 ? 250 : 330;
 }
 
 static void gr_layout(const struct rp_view *v, struct node *nd)

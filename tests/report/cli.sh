@@ -4,9 +4,10 @@
 # never over an input (even with --force), nor an existing file without
 # --force; one clear line and exit status 2 for a bad combination or an
 # unwritable name; no temporary file left behind.
-# cli.sh GBPDUMP SOURCE_DIR WORK_DIR
+# Also: more groups than the picture draws, frames out of time order.
+# cli.sh GBPDUMP GBPGEN SOURCE_DIR WORK_DIR
 set -eu
-gbpdump=$1 src=$2 work=$3
+gbpdump=$1 gbpgen=$2 src=$3 work=$4
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" "$src/fixtures/nonconforming.pcap" "$work/"
@@ -83,6 +84,21 @@ expect 2 "--report does not combine" "$gbpdump" $G --report w.html --json
 "$gbpdump" $G --rep=o1.html && "$gbpdump" $G --report o2.html
 cmp -s o1.html o2.html || bad "--rep=FILE and --report FILE give different pages"
 grep -q 'o[12].html' o1.html && bad "the page names the file it is written to"
+
+# 40 groups sending to each other's hosts: 29 drawn, 11 as one node; every
+# group in the table; frames out of order said so
+i=1
+while [ $i -le 40 ]; do
+	echo "time=$((1700000100 - i)) gbp=$((i * 16)) inner-src=198.51.100.$i inner-dst=198.51.100.$((i % 40 + 1))"
+	i=$((i + 1))
+done > many.spec
+"$gbpgen" -w many.pcap -f many.spec
+"$gbpdump" -r many.pcap --report many.html
+grep -q 'other groups (11)' many.html || bad "40 groups: no 'other groups (11)' node"
+grep -q 'the 29 busiest are drawn' many.html || bad "40 groups: the page does not say what is drawn"
+[ "$(grep -c '<td class="mono">0x0[0-9a-f]* (' many.html)" -eq 40 ] ||
+	bad "40 groups: not every group in the per-group table"
+grep -q 'frames out of time order' many.html || bad "frames out of order: not said"
 
 # no temporary files
 ls ./*.tmp.* > /dev/null 2>&1 && bad "temporary files left: $(ls ./*.tmp.*)"
