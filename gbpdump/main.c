@@ -822,15 +822,18 @@ static void track_warn(const struct run *r, const struct opts *o,
 			(unsigned long long)s->dropped_flows);
 }
 
-/* --report FILE, from what the run collected.  0, or -1 after a message. */
-static int write_report(struct run *r, const struct opts *o, const char *limit)
+/* --report FILE, from what the run collected (a read error: rr < 0).
+ * 0, or -1 after a message. */
+static int write_report(struct run *r, const struct opts *o, const char *limit, int rr)
 {
 	const char *inputs[] = { o->rfile, o->gfile, o->pfile, NULL };
+	char rerr[GD_ERRBUF];
 	struct report_src src = {
 		r->trk, r->chk, &r->groups, o->rfile ? o->rfile : o->iface,
-		o->cmdline ? o->cmdline : "", limit, r->policy,
+		o->cmdline ? o->cmdline : "", limit, r->policy, rr < 0 ? rerr : NULL,
 	};
 
+	memcpy(rerr, r->errbuf, sizeof(rerr));
 	if (report_write(r->rep, &src, o->report, inputs, o->force, r->errbuf) == 0)
 		return 0;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -899,7 +902,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 		rc = x;
 	if (o->check && write_ci(r, o, &s, rr, rc) < 0)
 		rc = EXIT_IO;
-	if (r->rep && write_report(r, o, limit) < 0)
+	if (r->rep && write_report(r, o, limit, rr) < 0)
 		rc = EXIT_IO;
 	policy_audit_free(&audit);
 	if (out_flush(r->out) < 0 && r->out->err != EPIPE) {

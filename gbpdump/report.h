@@ -37,6 +37,8 @@ struct report_src {
 	const char *limit;                 /* what stopped the tracker's tables */
 	const struct vxgbp_policy *policy; /* --policy: the matrix coloured by
 	                                      vxgbp_policy_pair(); NULL without */
+	const char *read_error;            /* what stopped the reading early (the
+	                                      page has the frames before it); NULL */
 };
 
 /* A collector; NULL when memory ran out. */

@@ -108,6 +108,11 @@ static void head_meta(const struct rp_ctx *c)
 	rp_esc(c->a, c->src->options);
 	afile_printf(c->a, "</td></tr>\n<tr><th>findings</th><td>profile %s; checksums %s"
 		     "</td></tr>\n", t.profile, t.checksums ? "verified" : "not verified");
+	if (c->src->read_error) {
+		afile_printf(c->a, "<tr><th>warning</th><td class=\"warn\">");
+		rp_esc(c->a, c->src->read_error);
+		afile_printf(c->a, "; this report has the frames before it</td></tr>\n");
+	}
 	if (s->full)
 		afile_printf(c->a, "<tr><th>warning</th><td class=\"warn\">%s: tables full: "
 			     "%llu frames not in the matrix, %llu not counted per VNI, %llu "

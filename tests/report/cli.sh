@@ -10,7 +10,8 @@ set -eu
 gbpdump=$1 gbpgen=$2 src=$3 work=$4
 rm -rf "$work"
 mkdir -p "$work"
-cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" "$src/fixtures/nonconforming.pcap" "$work/"
+cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" "$src/fixtures/nonconforming.pcap" \
+   "$src/fixtures/cut-short.pcap" "$work/"
 cd "$work"
 export TZ=UTC LC_ALL=C
 fail=0
@@ -99,6 +100,12 @@ grep -q 'the 29 busiest are drawn' many.html || bad "40 groups: the page does no
 [ "$(grep -c '<td class="mono">0x0[0-9a-f]* (' many.html)" -eq 40 ] ||
 	bad "40 groups: not every group in the per-group table"
 grep -q 'frames out of time order' many.html || bad "frames out of order: not said"
+
+# a capture cut short: exit 1, the page of the frames before, saying so
+expect 1 "cut-short.pcap: frame 10 at offset 1216" "$gbpdump" -r cut-short.pcap --report cut.html
+grep -q 'cut-short.pcap: frame 10 at offset 1216: truncated record.*this report has the frames before it' cut.html ||
+	bad "cut-short.pcap: the page does not say where the capture broke off"
+grep -q '<td>9 (1048 bytes)' cut.html || bad "cut-short.pcap: the page does not have the 9 frames read"
 
 # no temporary files
 ls ./*.tmp.* > /dev/null 2>&1 && bad "temporary files left: $(ls ./*.tmp.*)"
