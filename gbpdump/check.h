@@ -75,8 +75,10 @@ enum check_level { CHECK_MUST = 0, CHECK_SHOULD = 1, CHECK_INFO = 2, CHECK_OFF =
 struct check_occ {
 	uint64_t frame;      /* 1-based frame number */
 	uint64_t rec_off;    /* file offset of the frame's record (its 16-byte
-	                        header) in a classic pcap file; 0: not known
-	                        (pcapng, libpcap's reader, live capture) */
+	                        header) in a classic pcap file (of the
+	                        decompressed stream when the capture is
+	                        compressed); 0: not known (pcapng, libpcap's
+	                        reader, live capture) */
 	uint32_t caplen;     /* bytes of the frame captured (the record holds
 	                        16 + caplen bytes in classic pcap) */
 	int64_t sec;         /* the frame's time: seconds since the epoch */

@@ -201,8 +201,8 @@ static void fmt_time(char *b, size_t n, int64_t sec, uint32_t nsec)
 }
 
 /* One occurrence in words: "frame 3 (TIME), byte 42 of the frame, record
- * at byte 24 of the file: WHAT". */
-static void occ_line(char *b, size_t n, const struct check_occ *o)
+ * at byte 24 of the file: WHAT" (of the decompressed capture when z). */
+static void occ_line(char *b, size_t n, const struct check_occ *o, int z)
 {
 	char tm[64];
 	int k;
@@ -214,8 +214,8 @@ static void occ_line(char *b, size_t n, const struct check_occ *o)
 	if (o->off >= 0 && k >= 0 && (size_t)k < n)
 		k += snprintf(b + k, n - (size_t)k, ", byte %d of the frame", o->off);
 	if (o->rec_off && k >= 0 && (size_t)k < n)
-		k += snprintf(b + k, n - (size_t)k, ", record at byte %llu of the file",
-			      (unsigned long long)o->rec_off);
+		k += snprintf(b + k, n - (size_t)k, ", record at byte %llu of the %s",
+			      (unsigned long long)o->rec_off, z ? "decompressed capture" : "file");
 	if (k >= 0 && (size_t)k < n)
 		snprintf(b + k, n - (size_t)k, ": %s", o->what ? o->what : "");
 }
@@ -291,7 +291,7 @@ static void junit_occs(struct ci *x, const struct check_rule *cr, int l)
 	char line[512];
 
 	for (unsigned i = 0; i < cr->n_first[l]; i++) {
-		occ_line(line, sizeof(line), &cr->first[l][i]);
+		occ_line(line, sizeof(line), &cr->first[l][i], x->run->compressed);
 		afile_printf(x->f, "%s: ", lvl_word[l]);
 		xml_esc(x->f, line, 0);
 		afile_write(x->f, "\n", 1);
@@ -482,7 +482,7 @@ static void sarif_result(struct ci *x, const struct check_rule *cr, unsigned idx
 	const struct check_occ *o = &cr->first[l][i];
 	char line[512], tm[64];
 
-	occ_line(line, sizeof(line), o);
+	occ_line(line, sizeof(line), o, x->run->compressed);
 	fmt_time(tm, sizeof(tm), o->sec, o->nsec);
 	afile_printf(x->f, "%s\n    {\"ruleId\":", *first ? "" : ",");
 	*first = 0;
@@ -495,7 +495,7 @@ static void sarif_result(struct ci *x, const struct check_rule *cr, unsigned idx
 		afile_printf(x->f, "\"physicalLocation\":{\"artifactLocation\":{");
 		sarif_uri(x);
 		afile_printf(x->f, ",\"index\":0}");
-		if (o->rec_off)
+		if (o->rec_off && !x->run->compressed)
 			afile_printf(x->f, ",\"region\":{\"byteOffset\":%llu,\"byteLength\":%llu}",
 				     (unsigned long long)o->rec_off, 16ull + o->caplen);
 		afile_printf(x->f, "},");
@@ -505,6 +505,8 @@ static void sarif_result(struct ci *x, const struct check_rule *cr, unsigned idx
 		     (unsigned long long)o->frame, o->off);
 	if (tm[0])
 		afile_printf(x->f, "\"time\":\"%s\",", tm);
+	if (o->rec_off && x->run->compressed)
+		afile_printf(x->f, "\"decompressedOffset\":%llu,", (unsigned long long)o->rec_off);
 	afile_printf(x->f, "\"profileLevel\":\"%s\",\"occurrence\":%u,\"count\":%llu,"
 		     "\"notListed\":%llu}}", lvl_word[l], i + 1, (unsigned long long)cr->count[l],
 		     (unsigned long long)(cr->count[l] - cr->n_first[l]));

@@ -24,6 +24,8 @@ struct check_ci_run {
 	const struct vxgbp_track_summary *s; /* the tracker's summary */
 	int exit_code;         /* the exit status as known now (0/3/4, 1, 2) */
 	const char *error;     /* what stopped the capture early (exit 1), or NULL */
+	int compressed;        /* the capture is compressed: record offsets are
+	                          the decompressed stream's, not the file's */
 };
 
 /* One output file, opened before the capture is read (so that a name that

@@ -847,7 +847,7 @@ static int write_ci(struct run *r, const struct opts *o, const struct vxgbp_trac
 		    int rr, int rc)
 {
 	char err[GD_ERRBUF];
-	struct check_ci_run cr = { o->rfile, o->iface, s, rc, NULL };
+	struct check_ci_run cr = { o->rfile, o->iface, s, rc, NULL, r->rd.zfmt != GD_Z_NONE };
 	int ret = 0;
 
 	if (rr < 0) {

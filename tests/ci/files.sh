@@ -15,7 +15,8 @@
 #  - SARIF regions: the record in the capture (its 16-byte header says
 #    16 + caplen = byteLength); pcapng (the same frames, from the spec of
 #    fixtures/nonconforming.pcap): no region, the frame as a logical
-#    location, the same results;
+#    location, the same results; gzip: no region, the offset in the
+#    decompressed stream as a property;
 #  - a capture cut short (exit 1): JUnit has an <error> test case, SARIF
 #    executionSuccessful false and the error as a notification.
 # files.sh GBPDUMP GBPGEN FIXTURES SCHEMAS WORKDIR
@@ -159,6 +160,17 @@ for r in a:
         ok = False
 sys.exit(0 if ok else 1)
 EOF
+
+# ---- a compressed capture: its record offsets are not the file's ----
+gzip -c cap.pcap >cap.pcap.gz
+run 4 -r cap.pcap.gz --junit z.xml --sarif z.sarif
+valid z.xml z.sarif
+[ "$(jq '[.runs[0].results[] | select(.locations[0].physicalLocation.region)] | length' z.sarif)" = 0 ] ||
+	bad "a compressed capture's results have regions"
+[ "$(jq -c '[.runs[0].results[].properties.decompressedOffset]' z.sarif)" = \
+  "$(jq -c '[.runs[0].results[].locations[0].physicalLocation.region.byteOffset]' pcap.sarif)" ] ||
+	bad "decompressedOffset is not the plain capture's byteOffset"
+grep -q 'record at byte 24 of the decompressed capture' z.xml || bad "JUnit: offsets of a compressed capture"
 
 # ---- a capture cut short: exit 1, the error in both ----
 run 1 -r "$fix/cut-short.pcap" --junit cut.xml --sarif cut.sarif
