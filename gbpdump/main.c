@@ -826,14 +826,18 @@ static void track_warn(const struct run *r, const struct opts *o,
  * 0, or -1 after a message. */
 static int write_report(struct run *r, const struct opts *o, const char *limit, int rr)
 {
-	const char *inputs[] = { o->rfile, o->gfile, o->pfile, NULL };
+	const char *in[] = { o->rfile, o->gfile, o->pfile }, *inputs[4] = { NULL };
 	char rerr[GD_ERRBUF];
+	size_t n = 0;
 	struct report_src src = {
 		r->trk, r->chk, &r->groups, o->rfile ? o->rfile : o->iface,
 		o->cmdline ? o->cmdline : "", limit, r->policy, rr < 0 ? rerr : NULL,
 	};
 
 	memcpy(rerr, r->errbuf, sizeof(rerr));
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		if (in[i]) /* the list ends at the first NULL */
+			inputs[n++] = in[i];
 	if (report_write(r->rep, &src, o->report, inputs, o->force, r->errbuf) == 0)
 		return 0;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);

@@ -70,14 +70,16 @@ static void head_span(const struct rp_ctx *c)
 {
 	const struct gd_report *rp = c->rp;
 	char t0[64], t1[64];
-	int64_t ds = rp->max_sec - rp->min_sec;
+	int64_t ds;
 	uint32_t dn;
 
 	if (!rp->have_time) {
 		afile_printf(c->a, "<tr><th>time span</th><td>no frames</td></tr>\n");
 		return;
 	}
-	if (rp->max_nsec < rp->min_nsec) {
+	if (__builtin_sub_overflow(rp->max_sec, rp->min_sec, &ds))
+		ds = INT64_MAX; /* times no capture has; said as they are */
+	if (rp->max_nsec < rp->min_nsec && ds > 0) {
 		ds--;
 		dn = 1000000000u + rp->max_nsec - rp->min_nsec;
 	} else {

@@ -66,9 +66,15 @@ expect 2 "old.html: file exists; use --force" "$gbpdump" $G --report old.html
 grep -q '</html>' old.html || bad "--force did not replace old.html"
 cp basic-gbp.pcap in.pcap
 ln -s in.pcap link.pcap
-for target in in.pcap link.pcap groups.txt; do
-	expect 2 "refusing to overwrite" "$gbpdump" -r in.pcap --groups groups.txt --report "$target" --force
+printf 'default deny\nallow 0x100 -> 0x200 tcp 80\n' > p.policy
+for target in in.pcap link.pcap groups.txt p.policy; do
+	expect 2 "$target: refusing to overwrite" "$gbpdump" -r in.pcap --groups groups.txt \
+		--policy p.policy --report "$target" --force
 done
+# the inputs are protected whichever are given
+expect 2 "p.policy: refusing to overwrite" "$gbpdump" -r in.pcap --policy p.policy \
+	--report p.policy --force
+[ "$(head -1 p.policy)" = "default deny" ] || bad "the policy file was changed"
 cmp -s in.pcap basic-gbp.pcap || bad "the capture was changed by --report onto it"
 expect 2 "no-such-dir/r.html" "$gbpdump" $G --report no-such-dir/r.html
 mkdir dir.html

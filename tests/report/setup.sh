@@ -1,14 +1,16 @@
 # Sourced by the tests/report scripts: $work becomes a fresh folder holding
 # the inputs under short relative names (the report's header shows them as
 # given, so the pages do not depend on where the tree is):
-#   basic-gbp.pcap groups.txt nonconforming.pcap   from fixtures/
+#   basic-gbp.pcap groups.txt nonconforming.pcap tunnels.pcap   from fixtures/
+#   empty.pcap: a pcap file header and no frame
 #   demo.pcap (gbpgen from demo.spec) demo-groups.txt demo.policy
 #   odd<&>.pcap and odd-groups.txt: names to escape
 # Needs $gbpgen $src $work; the caller has `set -eu`.
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" \
-   "$src/fixtures/nonconforming.pcap" "$work/"
+   "$src/fixtures/nonconforming.pcap" "$src/fixtures/tunnels.pcap" "$work/"
+head -c 24 "$src/fixtures/basic-gbp.pcap" > "$work/empty.pcap"
 cp "$src/tests/report/groups.txt" "$work/demo-groups.txt"
 cp "$src/tests/report/demo.policy" "$work/demo.policy"
 "$gbpgen" -w "$work/demo.pcap" -f "$src/tests/report/demo.spec"
