@@ -353,9 +353,10 @@ static int check_combos(const struct opts *o)
 		fprintf(stderr, "gbpdump: --dot goes with --stats (and not --json)\n");
 		return EXIT_USAGE;
 	}
-	if (o->report && (o->wfile || (o->json && !o->stats && !o->check))) {
+	if (o->report && (o->wfile || (o->json && !o->stats && !o->check) ||
+			  (!strcmp(o->report, "-") && (o->stats || o->check)))) {
 		fprintf(stderr, "gbpdump: --report does not combine with -w, nor --json without "
-			"--stats or --check\n");
+			"--stats or --check, nor (as -) with --stats or --check\n");
 		return EXIT_USAGE;
 	}
 	if (ci_names(o) != GO_ON)

@@ -47,8 +47,8 @@ struct gd_report *report_new(void);
  * run's checker, whose per-level totals say what this frame added). */
 void report_frame(struct gd_report *rp, const struct gd_rec *rec,
 		  const struct vxgbp_pkt *p, const struct gd_check *chk);
-/* Write the page to path (never over an input, nor an existing file
- * without force).  0, or -1 with errbuf (GD_ERRBUF bytes). */
+/* Write the page to path ("-": standard output; never over an input, nor
+ * an existing file without force).  0, or -1 with errbuf (GD_ERRBUF bytes). */
 int report_write(const struct gd_report *rp, const struct report_src *src,
 		 const char *path, const char *const *inputs, int force, char *errbuf);
 void report_free(struct gd_report *rp);

@@ -85,6 +85,12 @@ expect 2 "--dot goes with --stats" "$gbpdump" $G --dot
 expect 2 "--dot goes with --stats" "$gbpdump" $G --stats --json --dot
 expect 2 "--report does not combine" "$gbpdump" $G --report w.html -w w.pcap
 expect 2 "--report does not combine" "$gbpdump" $G --report w.html --json
+expect 2 "--report does not combine" "$gbpdump" $G --report - --stats
+# - is standard output: the same page
+# shellcheck disable=SC2086
+"$gbpdump" $G --report - > stdout.html
+cmp -s stdout.html r.html || bad "--report - differs from --report FILE"
+[ -e ./- ] && bad "--report - wrote a file named -"
 [ -e w.html ] && bad "a page was written for a refused command line"
 # the options in the header leave --report FILE out, in any spelling
 # shellcheck disable=SC2086
