@@ -2,10 +2,11 @@
 /*
  * progress.c - the progress line (see progress.h).
  *
- *   gbpdump: cap.pcap.gz: 12.3/45.6 MB compressed (27%), 1234567 frames,
- *            812345 frames/s, 8.1 MB/s, 0:04 left
+ *   gbpdump: cap.pcap.gz: 2.1/7.7 MB gzip 27%, 83968 frames, 1.0M frames/s,
+ *            27.3 MB/s, 0:02 left
  *
- * (one line).  It is cut to the terminal's width, so that \r always goes
+ * on one line (MB of the compressed file for compressed input, MB/s of
+ * those bytes too; no total, percentage or time left from a pipe).  It is cut to the terminal's width, so that \r always goes
  * back to its start, and erased with \r and ESC [ K.
  */
 #include <stdio.h>
@@ -65,35 +66,45 @@ static void fmt_time(char *b, size_t n, uint64_t s)
 		snprintf(b, n, "%u:%02u", (unsigned)(s / 60), (unsigned)(s % 60));
 }
 
-/* The line for position at of total (0: unknown) after frames frames. */
+/* "1234", "12.3k", "1.2M" */
+static void fmt_count(char *b, size_t n, double v)
+{
+	if (v >= 1e6)
+		snprintf(b, n, "%.1fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(b, n, "%.0fk", v / 1e3);
+	else
+		snprintf(b, n, "%.0f", v);
+}
+
+/* The line: where reading is, of what total (when known), frames, rates. */
 static int fmt_line(const struct gd_progress *p, const struct gd_reader *r, char *b,
 		    size_t n, uint64_t elapsed_ns)
 {
 	uint64_t at, total;
-	double secs = (double)elapsed_ns / 1e9, mb, fps, mbps;
-	char left[32] = "";
+	double secs = (double)elapsed_ns / 1e9;
+	const char *z = r->zfmt ? gd_z_name(r->zfmt) : "";
+	char left[32] = "", fps[16];
 	int k;
 
 	reader_position(r, &at, &total);
-	mb = (double)at / 1e6;
-	fps = secs > 0 ? (double)r->count / secs : 0;
-	mbps = secs > 0 ? mb / secs : 0;
+	fmt_count(fps, sizeof(fps), secs > 0 ? (double)r->count / secs : 0);
 	if (total && at <= total && at > 0) {
 		char t[24];
 
 		fmt_time(t, sizeof(t), (uint64_t)((double)(total - at) / ((double)at / secs)));
 		snprintf(left, sizeof(left), ", %s left", t);
-		k = snprintf(b, n, "gbpdump: %s: %.1f/%.1f MB%s (%u%%)", p->name, mb,
-			     (double)total / 1e6, r->zfmt ? " compressed" : "",
-			     (unsigned)(at * 100 / total));
+		k = snprintf(b, n, "gbpdump: %s: %.1f/%.1f MB%s%s %u%%", p->name, (double)at / 1e6,
+			     (double)total / 1e6, *z ? " " : "", z, (unsigned)(at * 100 / total));
 	} else {
-		k = snprintf(b, n, "gbpdump: %s: %.1f MB%s", p->name, mb,
-			     r->zfmt ? " compressed" : "");
+		k = snprintf(b, n, "gbpdump: %s: %.1f MB%s%s", p->name, (double)at / 1e6,
+			     *z ? " " : "", z);
 	}
 	if (k < 0 || (size_t)k >= n)
 		return k;
-	return k + snprintf(b + k, n - (size_t)k, ", %llu frames, %.0f frames/s, %.1f MB/s%s",
-			    (unsigned long long)r->count, fps, mbps, left);
+	return k + snprintf(b + k, n - (size_t)k, ", %llu frames, %s frames/s, %.1f MB/s%s",
+			    (unsigned long long)r->count, fps,
+			    secs > 0 ? (double)at / 1e6 / secs : 0, left);
 }
 
 static size_t term_width(int fd)
