@@ -1,0 +1,163 @@
+#!/bin/sh
+# compressed-errors.sh GBPDUMP GBPGEN FIXTURES WORKDIR [asan]
+# Damaged compressed captures (issue 14): for gzip, zstd and xz, a stream
+# with bytes overwritten mid-way and a stream cut short must each end with
+# exit 1 and one line on stderr naming the file, the format, the compressed
+# offset and the capture offset ("corrupt" or "truncated"), after printing
+# the frames before it (for a cut stream exactly the uncompressed output's
+# first lines); the same through --libpcap (pcapng inside) and from a pipe.
+# A compressed file that holds no capture says so as the uncompressed file
+# does.  A small file that decompresses to 262 MB reads in bounded memory
+# (peak RSS, not under ASan: "asan" as 5th argument).  -w never replaces a
+# compressed input.
+set -u
+gd=$1 gen=$2 fix=$3 work=$4 asan=${5:-}
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 2
+fails=0 n=0
+T=60
+
+fail() {
+	echo "FAIL $*"
+	fails=$((fails + 1))
+}
+
+# zip EXT SRC: SRC compressed with the tool of EXT, to standard output
+zip() {
+	case $1 in
+	gz) gzip -c "$2" ;;
+	zst) zstd -q -c "$2" ;;
+	xz) xz -c "$2" ;;
+	esac
+}
+fmt_of() { case $1 in gz) echo gzip ;; zst) echo zstd ;; xz) echo xz ;; esac; }
+
+# expect NAME WANT_RC PATTERN ARGS...: exit status, one stderr line
+# matching "^gbpdump: PATTERN"; stdout in out.txt
+expect() {
+	e_name=$1 e_want=$2 e_pat=$3
+	shift 3
+	n=$((n + 1))
+	timeout $T "$gd" "$@" >out.txt 2>err.txt <"${STDIN:-/dev/null}"
+	rc=$?
+	if [ $rc != "$e_want" ] || [ "$(wc -l <err.txt)" != 1 ] ||
+		! grep -Eq "^gbpdump: $e_pat" err.txt; then
+		fail "$e_name: exit $rc (want $e_want), stderr (want /$e_pat/):"
+		sed 's/^/     /' err.txt
+		return 1
+	fi
+	echo "ok   $e_name: $(cat err.txt)"
+}
+
+# prefix NAME: out.txt is non-empty and the first bytes of ref.txt
+prefix() {
+	size=$(wc -c <out.txt)
+	if [ "$size" = 0 ] || ! head -c "$size" ref.txt | cmp -s - out.txt; then
+		fail "$1: the output before the error ($size bytes) is not the start of the uncompressed file's"
+	fi
+}
+
+"$gen" -w big.pcap --force "count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000" &&
+	"$gen" -w big.pcapng --pcapng --force \
+		"count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000" ||
+	{ echo "FAIL: gbpgen"; exit 1; }
+head -c 64 /dev/zero | tr '\0' '\377' >ff64
+for cap in big.pcap big.pcapng; do
+	"$gd" -r $cap -tt >ref.txt 2>/dev/null
+	for ext in gz zst xz; do
+		f=$(fmt_of $ext)
+		zip $ext $cap >$cap.$ext
+		size=$(wc -c <$cap.$ext)
+		# 64 bytes of 0xff in the middle of the stream
+		cp $cap.$ext bad.$cap.$ext
+		dd if=ff64 of=bad.$cap.$ext bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+		pat="bad.$cap.$ext: $f data corrupt at compressed offset [1-9][0-9]* \(capture offset [1-9][0-9]*\)"
+		expect "$cap.$ext corrupt" 1 "$pat" -r bad.$cap.$ext -tt &&
+			[ -s out.txt ] || fail "$cap.$ext corrupt: nothing printed before the error"
+		expect "$cap.$ext corrupt --stats" 1 "$pat" -r bad.$cap.$ext --stats
+		# cut in the middle
+		head -c $((size / 2)) $cap.$ext >cut.$cap.$ext
+		pat="$f data truncated at compressed offset [1-9][0-9]* \(capture offset [1-9][0-9]*\)"
+		expect "$cap.$ext cut short" 1 "cut.$cap.$ext: $pat" -r cut.$cap.$ext -tt &&
+			prefix "$cap.$ext cut short"
+		expect "$cap.$ext cut short --check" 1 "cut.$cap.$ext: $pat" -r cut.$cap.$ext --check
+		expect "$cap.$ext cut short --libpcap" 1 "cut.$cap.$ext: $pat" \
+			-r cut.$cap.$ext --libpcap -tt && prefix "$cap.$ext cut short --libpcap"
+		STDIN=cut.$cap.$ext expect "$cap.$ext cut short, standard input" 1 \
+			"\(stdin\): $pat" -r - -tt && prefix "$cap.$ext cut short, standard input"
+		# cut inside the first bytes: the reader cannot even open it
+		head -c 20 $cap.$ext >tiny.$ext
+		expect "$cap.$ext cut after 20 bytes" 2 "tiny.$ext: $f data truncated" -r tiny.$ext
+	done
+done
+"$gd" -r big.pcap -tt >ref.txt
+cat big.pcap.gz | "$gd" -r - -tt >out.txt 2>err.txt && cmp -s ref.txt out.txt ||
+	fail "big.pcap.gz from a pipe differs from big.pcap"
+
+# Not a capture inside: the message the uncompressed file gets, with the
+# compression named, and the same exit status.
+for payload in "$fix/groups.txt" empty; do
+	[ "$payload" = empty ] && : >empty
+	"$gd" -r "$payload" >/dev/null 2>err.plain
+	prc=$?
+	for ext in gz zst xz; do
+		zip $ext "$payload" >payload.$ext
+		want=$(sed "s|^gbpdump: $payload: \([^:]*\)|gbpdump: payload.$ext: \1 ($(fmt_of $ext)-compressed)|" err.plain)
+		"$gd" -r payload.$ext >/dev/null 2>err.txt
+		rc=$?
+		n=$((n + 1))
+		if [ $rc != $prc ] || [ "$(cat err.txt)" != "$want" ]; then
+			fail "$payload.$ext: exit $rc (want $prc): '$(cat err.txt)', want '$want'"
+		else
+			echo "ok   $payload.$ext: $(cat err.txt)"
+		fi
+	done
+done
+
+# Bounded memory: 1000 records of 262144 zero bytes (262 MB) in a few kB
+# (gzip: 1 MB; xz, slow to decompress, 250 records).
+python3 -c '
+import struct, sys
+o = sys.stdout.buffer
+o.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1))
+h = struct.pack("<IIII", 1700000000, 0, 262144, 262144)
+for i in range(int(sys.argv[1])):
+	o.write(h + bytes(262144))
+' 1000 >bomb.pcap
+gzip -1 -c bomb.pcap >bomb.gz
+zstd -q -1 -c bomb.pcap >bomb.zst
+head -c $((24 + 250 * 262160)) bomb.pcap | xz -0 -c >bomb.xz
+rm -f bomb.pcap
+for ext in gz zst xz; do
+	want=1000
+	[ $ext = xz ] && want=250
+	n=$((n + 1))
+	if [ "$asan" = asan ] || [ ! -x /usr/bin/time ]; then
+		timeout $T "$gd" -r bomb.$ext --stats >out.txt 2>err.txt
+		rc=$? rss=
+	else
+		timeout $T /usr/bin/time -f %M -o rss.txt "$gd" -r bomb.$ext --stats >out.txt 2>err.txt
+		rc=$? rss=$(tail -n 1 rss.txt)
+	fi
+	if [ $rc != 0 ] || ! head -n 1 out.txt | grep -q "^$want frames, $((want * 262144)) bytes"; then
+		fail "bomb.$ext ($(wc -c <bomb.$ext) bytes): exit $rc, $(head -n 1 out.txt) $(cat err.txt)"
+	elif [ -n "$rss" ] && [ "$rss" -gt 65536 ]; then
+		fail "bomb.$ext: peak RSS $rss kB for $want frames of 262144 bytes: not bounded"
+	else
+		echo "ok   bomb.$ext ($(wc -c <bomb.$ext) bytes -> $((want * 262144)) bytes): peak RSS ${rss:-?} kB"
+	fi
+done
+
+# -w never replaces the compressed capture it reads, even with --force
+sum=$(cksum <big.pcap.gz)
+expect "-w onto its compressed input" 2 "big.pcap.gz: refusing to overwrite the capture being read" -r big.pcap.gz -w big.pcap.gz --force
+ln -s big.pcap.gz link.gz
+expect "-w onto its compressed input, through a link" 2 "big.pcap.gz: refusing to overwrite the capture being read" -r link.gz -w big.pcap.gz --force
+[ "$(cksum <big.pcap.gz)" = "$sum" ] || fail "-w changed its compressed input"
+"$gd" -r big.pcap.xz -w copy.pcap && "$gd" -r big.pcap -w copy2.pcap && cmp -s copy.pcap copy2.pcap ||
+	fail "-w from big.pcap.xz differs from -w from big.pcap"
+
+cd / && rm -rf "$work"
+echo "compressed-errors.sh: $n checks, $fails failure(s)"
+[ $fails = 0 ] && [ $n -gt 0 ]
