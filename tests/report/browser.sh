@@ -6,10 +6,12 @@
 # failing on pages broken on purpose.
 # browser.sh GBPDUMP GBPGEN SOURCE_DIR WORK_DIR
 set -eu
+# shellcheck disable=SC2034 # gbpgen: used by setup.sh
 gbpdump=$1 gbpgen=$2 src=$3 work=$4
 # Debian's python3 (python3-selenium), not another one first in PATH
 py=/usr/bin/python3
 b=$src/tests/report/browser.py
+# shellcheck disable=SC1091 # setup.sh, sourced: it uses $gbpgen
 . "$src/tests/report/setup.sh"
 for x in /usr/bin/chromium /usr/bin/chromedriver; do
 	[ -x $x ] || { echo "report.browser: $x missing (scripts/deps/report.list)"; exit 1; }

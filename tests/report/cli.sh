@@ -30,10 +30,9 @@ expect() {
 	[ "$(wc -l < err)" -le 1 ] || bad "$*: more than one line on stderr: $(cat err)"
 }
 
-G="-r basic-gbp.pcap --groups groups.txt"
+gd() { "$gbpdump" -r basic-gbp.pcap --groups groups.txt "$@"; }
 # alone: nothing on standard output, a page
-# shellcheck disable=SC2086
-"$gbpdump" $G --report r.html > out 2> err
+gd --report r.html > out 2> err
 [ -s out ] && bad "--report alone printed on standard output"
 [ -s err ] && bad "--report alone printed on standard error: $(cat err)"
 grep -q '</html>' r.html || bad "r.html is not a whole page"
@@ -51,18 +50,15 @@ for extra in "--stats" "--stats --json" "--check" "--check --json" "--profile li
 done
 grep -q 'profile linux' x.html || bad "--profile linux --report: the page does not say the profile"
 # --stats --dot and --report together: DOT on stdout, the page in the file
-# shellcheck disable=SC2086
-"$gbpdump" $G --stats --dot --report d.html > d.dot
+gd --stats --dot --report d.html > d.dot
 grep -q '^digraph gbp {' d.dot || bad "--stats --dot --report: no DOT on standard output"
 [ -s d.html ] || bad "--stats --dot --report: no page"
 
 # no clobbering
 echo keep > old.html
-# shellcheck disable=SC2086
-expect 2 "old.html: file exists; use --force" "$gbpdump" $G --report old.html
+expect 2 "old.html: file exists; use --force" gd --report old.html
 [ "$(cat old.html)" = keep ] || bad "old.html was changed without --force"
-# shellcheck disable=SC2086
-"$gbpdump" $G --report old.html --force
+gd --report old.html --force
 grep -q '</html>' old.html || bad "--force did not replace old.html"
 cp basic-gbp.pcap in.pcap
 ln -s in.pcap link.pcap
@@ -76,25 +72,23 @@ expect 2 "p.policy: refusing to overwrite" "$gbpdump" -r in.pcap --policy p.poli
 	--report p.policy --force
 [ "$(head -1 p.policy)" = "default deny" ] || bad "the policy file was changed"
 cmp -s in.pcap basic-gbp.pcap || bad "the capture was changed by --report onto it"
-expect 2 "no-such-dir/r.html" "$gbpdump" $G --report no-such-dir/r.html
+expect 2 "no-such-dir/r.html" gd --report no-such-dir/r.html
 mkdir dir.html
-expect 2 "dir.html: not a regular file" "$gbpdump" $G --report dir.html --force
+expect 2 "dir.html: not a regular file" gd --report dir.html --force
 
 # combinations
-expect 2 "--dot goes with --stats" "$gbpdump" $G --dot
-expect 2 "--dot goes with --stats" "$gbpdump" $G --stats --json --dot
-expect 2 "--report does not combine" "$gbpdump" $G --report w.html -w w.pcap
-expect 2 "--report does not combine" "$gbpdump" $G --report w.html --json
-expect 2 "--report does not combine" "$gbpdump" $G --report - --stats
+expect 2 "--dot goes with --stats" gd --dot
+expect 2 "--dot goes with --stats" gd --stats --json --dot
+expect 2 "--report does not combine" gd --report w.html -w w.pcap
+expect 2 "--report does not combine" gd --report w.html --json
+expect 2 "--report does not combine" gd --report - --stats
 # - is standard output: the same page
-# shellcheck disable=SC2086
-"$gbpdump" $G --report - > stdout.html
+gd --report - > stdout.html
 cmp -s stdout.html r.html || bad "--report - differs from --report FILE"
 [ -e ./- ] && bad "--report - wrote a file named -"
 [ -e w.html ] && bad "a page was written for a refused command line"
 # the options in the header leave --report FILE out, in any spelling
-# shellcheck disable=SC2086
-"$gbpdump" $G --rep=o1.html && "$gbpdump" $G --report o2.html
+gd --rep=o1.html && gd --report o2.html
 cmp -s o1.html o2.html || bad "--rep=FILE and --report FILE give different pages"
 grep -q 'o[12].html' o1.html && bad "the page names the file it is written to"
 

@@ -4,9 +4,11 @@
 # --stats --json in it (and fails when one edge is taken out).
 # dot.sh GBPDUMP GBPGEN SOURCE_DIR WORK_DIR
 set -eu
+# shellcheck disable=SC2034 # gbpgen: used by setup.sh
 gbpdump=$1 gbpgen=$2 src=$3 work=$4
 exp=$src/tests/report/expected
 chk=$src/tests/report/check_dot.py
+# shellcheck disable=SC1091 # setup.sh, sourced: it uses $gbpgen
 . "$src/tests/report/setup.sh"
 command -v dot > /dev/null || { echo "report.dot: dot not found (scripts/deps/report.list)"; exit 1; }
 fail=0

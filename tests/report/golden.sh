@@ -4,8 +4,10 @@
 # golden.sh GBPDUMP GBPGEN SOURCE_DIR WORK_DIR.  On a mismatch the new page
 # is WORK_DIR/NEW/NAME.html and the difference WORK_DIR/NAME.diff.
 set -eu
+# shellcheck disable=SC2034 # gbpgen: used by setup.sh
 gbpdump=$1 gbpgen=$2 src=$3 work=$4
 exp=$src/tests/report/expected
+# shellcheck disable=SC1091 # setup.sh, sourced: it uses $gbpgen
 . "$src/tests/report/setup.sh"
 fail=0
 while read -r name opts; do

@@ -6,6 +6,7 @@
 #   demo.pcap (gbpgen from demo.spec) demo-groups.txt demo.policy
 #   odd<&>.pcap and odd-groups.txt: names to escape
 # Needs $gbpgen $src $work; the caller has `set -eu`.
+# shellcheck disable=SC2154 # set by the caller
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" \
@@ -16,5 +17,5 @@ cp "$src/tests/report/demo.policy" "$work/demo.policy"
 "$gbpgen" -w "$work/demo.pcap" -f "$src/tests/report/demo.spec"
 cp "$src/fixtures/basic-gbp.pcap" "$work/odd<&>.pcap"
 printf '%s\n' "0x100 <b>&\"x'" '0x200 </svg><script>' '0x300 a&amp;b' > "$work/odd-groups.txt"
-cd "$work"
+cd "$work" || exit 1
 export TZ=UTC LC_ALL=C
