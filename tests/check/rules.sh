@@ -4,7 +4,8 @@
 # it and one that does not (the RULES list).  On the triggering capture
 # gbpdump --check --json reports the rule at the library's level and the
 # exit status follows the worst level found (4 MUST, 3 SHOULD, 0 INFO only);
-# on the other the rule is absent.
+# on the other the rule is absent.  gbpdump runs in FIXTURES; words after
+# the two captures are more options for both runs (policy.*: --policy).
 gbpdump=$1 rules_c=$2 fix=$3 list=$4
 fail=0
 tmp=${TMPDIR:-/tmp}/check-rules.$$
@@ -20,21 +21,23 @@ while read -r id level; do
 		continue
 	fi
 	set -- $line
-	"$gbpdump" -r "$fix/$2" --check --json >"$tmp"
+	yes=$2 no=$3
+	shift 3
+	(cd "$fix" && "$gbpdump" -r "$yes" --check --json "$@") >"$tmp"
 	rc=$?
 	got=$(jq -r --arg id "$id" '[.check.findings[] | select(.id == $id) | .level] | join(",")' "$tmp")
 	if [ "$got" != "$level" ]; then
-		echo "rules.sh: $2: $id reported at '$got', expected $level" >&2
+		echo "rules.sh: $yes: $id reported at '$got', expected $level" >&2
 		fail=1
 	fi
 	worst=$(jq -r '[.check.findings[].level] | if index("MUST") then 4 elif index("SHOULD") then 3 else 0 end' "$tmp")
 	if [ "$rc" != "$worst" ] || [ "$(jq -r .check.exit "$tmp")" != "$rc" ]; then
-		echo "rules.sh: $2: exit status $rc, findings say $worst" >&2
+		echo "rules.sh: $yes: exit status $rc, findings say $worst" >&2
 		fail=1
 	fi
-	"$gbpdump" -r "$fix/$3" --check --json >"$tmp"
+	(cd "$fix" && "$gbpdump" -r "$no" --check --json "$@") >"$tmp"
 	if jq -e --arg id "$id" '.check.findings | any(.id == $id)' "$tmp" >/dev/null; then
-		echo "rules.sh: $3: $id reported, expected absent" >&2
+		echo "rules.sh: $no: $id reported, expected absent" >&2
 		fail=1
 	fi
 done <"$tmp.ids"

@@ -10,11 +10,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sh "$fixtures/policy/make-fixtures.sh" "$build" "$tmp" || { echo "make-fixtures.sh failed"; exit 1; }
 fail=0
-for n in policy.spec policy.pcap denied.txt; do
+for n in policy.spec policy.pcap denied.txt allowed.spec allowed.pcap; do
 	if [ ! -f "$tmp/$n" ] || ! cmp -s "$tmp/$n" "$fixtures/policy/$n"; then
 		echo "fixtures/policy/$n differs from what make-fixtures.sh makes now"
 		fail=1
 	fi
 done
-[ $fail -eq 0 ] && echo "fixtures/policy: policy.spec, policy.pcap, denied.txt reproduced byte for byte"
+[ $fail -eq 0 ] && echo "fixtures/policy: policy.spec, policy.pcap, denied.txt, allowed.spec, allowed.pcap reproduced byte for byte"
 exit $fail
