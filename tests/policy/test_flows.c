@@ -347,6 +347,45 @@ START_TEST(test_budget)
 }
 END_TEST
 
+/* 300 flows: the records and the table double past 64, 128, 256 and keep
+ * every flow as it was. */
+START_TEST(test_growth)
+{
+	struct vxgbp_track_flow *f = calloc(300, sizeof(*f));
+	struct fspec x;
+	struct tk k;
+	size_t held;
+	uint64_t dropped;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(tk_init(&k, VXGBP_TRACK_FLOWS, 0), 0);
+	for (int i = 0; i < 300; i++) {
+		x = tcp(1, 2, (uint16_t)(2000 + i), 80, GI, 0x100, 0x02);
+		EXPECT_EQ(feed(&k, &x), 0);
+		if (i % 3 == 0) { /* every third flow gets a reply now */
+			x = tcp(2, 1, 80, (uint16_t)(2000 + i), GI, 0x200, 0x12);
+			EXPECT_EQ(feed(&k, &x), 0);
+		}
+	}
+	EXPECT_EQ(vxgbp_track_flow_stats(k.t, &held, &dropped), 0);
+	EXPECT_EQ(held, 300);
+	EXPECT_EQ(dropped, 0);
+	EXPECT_EQ(vxgbp_track_flows(k.t, f, 300), 300);
+	for (int i = 0; i < 300; i++) {
+		CTX("flow %d", i);
+		EXPECT_EQ(f[i].sport, 2000 + i);
+		EXPECT_EQ(f[i].dport, 80);
+		EXPECT_EQ(f[i].frames[0], 1);
+		EXPECT_EQ(f[i].frames[1], i % 3 == 0);
+		EXPECT_EQ(f[i].src_group, 0x100);
+		EXPECT_EQ(f[i].dst_group, 0x200);
+		EXPECT(i == 0 || f[i].first_frame > f[i - 1].first_frame, "sorted by first frame");
+	}
+	tk_stop(&k);
+	free(f);
+}
+END_TEST
+
 START_TEST(test_api)
 {
 	struct vxgbp_track_flow f[1];
@@ -373,6 +412,7 @@ int main(void)
 
 	tcase_add_test(tc, test_flows);
 	tcase_add_test(tc, test_budget);
+	tcase_add_test(tc, test_growth);
 	tcase_add_test(tc, test_api);
 	return unit_run(s, "flows");
 }
