@@ -70,6 +70,7 @@ struct gd_check {
 	uint64_t unjudged;           /* frames that could not be judged */
 	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
 	                                asked for (check_judges()): policy.* */
+	char off_why[48];            /* "off in profile linux" */
 	void (*extra)(void *ctx, struct gd_out *o, int json); /* check_set_extra() */
 	void *extra_ctx;
 	uint64_t cnt[VXGBP_R__COUNT][3];
@@ -114,6 +115,7 @@ struct gd_check *check_new(const char *profile, int no_csum)
 		return NULL;
 	c->prof = pr;
 	c->no_csum = no_csum || pr->no_csum;
+	snprintf(c->off_why, sizeof(c->off_why), "off in profile %s", pr->name);
 	for (size_t i = 0; i < sizeof(on_request) / sizeof(on_request[0]); i++) {
 		int r = vxgbp_rule_lookup(on_request[i]);
 
@@ -688,7 +690,7 @@ int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *c
 		lv = level_of(c, r, NULL);
 		cr->level = lv == PL_OFF ? CHECK_OFF : (enum check_level)(lv - PL_MUST);
 		if (lv == PL_OFF)
-			cr->off_why = "off in this profile";
+			cr->off_why = c->off_why;
 		else if (r < 64 && (c->on_request & VXGBP_RB(r)) && !c->cnt[r][0] &&
 			 !c->cnt[r][1] && !c->cnt[r][2]) {
 			cr->level = CHECK_OFF;
