@@ -17,12 +17,14 @@ mkdir -p "$work"
 fail=0
 n=0
 
-one() { # capture, profile
+one() { # capture, a label for messages, gbpdump's options
 	n=$((n + 1))
-	j=$work/$n.xml s=$work/$n.sarif
+	j=$work/$n.xml s=$work/$n.sarif c=$1 p=$2
+	shift 2
+	set -- "$c" "$@"
 	rc=0
-	"$gd" -q -r "$1" --profile "$2" --json --junit "$j" --sarif "$s" >"$work/$n.json" \
-		2>"$work/$n.err" || rc=$?
+	"$gd" -q -r "$@" --json --junit "$j" --sarif "$s" >"$work/$n.json" 2>"$work/$n.err" || rc=$?
+	set -- "$c" "$p"
 	case $rc in 0|1|3|4) ;; *) echo "FAIL: $1 ($2): exit $rc: $(cat "$work/$n.err")"; fail=1; return ;; esac
 	echo "$1 $2" >"$work/$n.name"
 	[ "$rc" -eq 1 ] && return # a read error: files checked, no counts to compare
@@ -70,12 +72,15 @@ one() { # capture, profile
 
 for c in "$fix"/*.pcap "$fix"/*.pcapng "$fix"/check/*.pcap "$fix"/formats/*.pcap \
 	 "$fix"/labels/*.pcap; do
-	one "$c" strict
+	one "$c" strict --profile strict
 done
+# policy.denied and policy.bypassed, judged at the end of the capture
+one "$fix/policy/policy.pcap" policy --groups "$fix/policy/groups.txt" \
+	--policy "$fix/policy/web.policy"
 # the profiles that turn rules off or change their levels
 for p in linux vpp offload; do
-	one "$fix/nonconforming.pcap" $p
-	one "$fix/check/profile-mix.pcap" $p
+	one "$fix/nonconforming.pcap" $p --profile $p
+	one "$fix/check/profile-mix.pcap" $p --profile $p
 done
 
 # every document against its schema, in one run of each validator
