@@ -17,6 +17,7 @@
 #    fixtures/nonconforming.pcap): no region, the frame as a logical
 #    location, the same results; gzip: no region, the offset in the
 #    decompressed stream as a property;
+#  - a write that fails: exit 2, the message, no file left;
 #  - a capture cut short (exit 1): JUnit has an <error> test case, SARIF
 #    executionSuccessful false and the error as a notification.
 # files.sh GBPDUMP GBPGEN FIXTURES SCHEMAS WORKDIR
@@ -171,6 +172,15 @@ valid z.xml z.sarif
   "$(jq -c '[.runs[0].results[].locations[0].physicalLocation.region.byteOffset]' pcap.sarif)" ] ||
 	bad "decompressedOffset is not the plain capture's byteOffset"
 grep -q 'record at byte 24 of the decompressed capture' z.xml || bad "JUnit: offsets of a compressed capture"
+
+# ---- a write that fails (the file size limit): exit 2, nothing left ----
+rc=0
+(trap '' XFSZ; ulimit -f 8; exec "$gd" -q -r cap.pcap --junit big.xml --sarif big.sarif \
+	>/dev/null 2>err) || rc=$?
+[ "$rc" -eq 2 ] || bad "a failed write: exit $rc, not 2"
+grep -q 'big.sarif: write error: File too large (partial output removed)' err ||
+	bad "message: $(cat err)"
+[ ! -e big.xml ] && [ ! -e big.sarif ] && [ "$(tmps)" -eq 0 ] || bad "a failed write left files"
 
 # ---- a capture cut short: exit 1, the error in both ----
 run 1 -r "$fix/cut-short.pcap" --junit cut.xml --sarif cut.sarif
