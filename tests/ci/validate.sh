@@ -25,6 +25,11 @@ one() { # capture, a label for messages, gbpdump's options
 	rc=0
 	"$gd" -q -r "$@" --json --junit "$j" --sarif "$s" >"$work/$n.json" 2>"$work/$n.err" || rc=$?
 	set -- "$c" "$p"
+	if grep -q 'Sanitizer\|runtime error' "$work/$n.err"; then
+		echo "FAIL: $1 ($2): $(head -3 "$work/$n.err")"
+		fail=1
+		return
+	fi
 	case $rc in 0|1|3|4) ;; *) echo "FAIL: $1 ($2): exit $rc: $(cat "$work/$n.err")"; fail=1; return ;; esac
 	echo "$1 $2" >"$work/$n.name"
 	[ "$rc" -eq 1 ] && return # a read error: files checked, no counts to compare
