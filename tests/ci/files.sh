@@ -180,7 +180,9 @@ rc=0
 [ "$rc" -eq 2 ] || bad "a failed write: exit $rc, not 2"
 grep -q 'big.sarif: write error: File too large (partial output removed)' err ||
 	bad "message: $(cat err)"
-[ ! -e big.xml ] && [ ! -e big.sarif ] && [ "$(tmps)" -eq 0 ] || bad "a failed write left files"
+if [ -e big.xml ] || [ -e big.sarif ] || [ "$(tmps)" -ne 0 ]; then
+	bad "a failed write left files"
+fi
 
 # ---- a capture cut short: exit 1, the error in both ----
 run 1 -r "$fix/cut-short.pcap" --junit cut.xml --sarif cut.sarif

@@ -38,8 +38,10 @@ done
 # the same run again gives the same bytes (no time of day, no random names)
 (cd "$src" && "$gd" -q -r fixtures/nonconforming.pcap --profile linux \
 	--junit "$work/again.xml" --sarif "$work/again.sarif" >/dev/null) || true
-cmp -s "$work/again.xml" "$work/nonconforming.junit.xml" &&
-	cmp -s "$work/again.sarif" "$work/nonconforming.sarif" ||
-	{ echo "FAIL: a second run wrote other bytes"; fail=1; }
+if ! cmp -s "$work/again.xml" "$work/nonconforming.junit.xml" ||
+   ! cmp -s "$work/again.sarif" "$work/nonconforming.sarif"; then
+	echo "FAIL: a second run wrote other bytes"
+	fail=1
+fi
 [ "$fail" -eq 0 ] && echo "golden.sh: JUnit and SARIF as expected"
 exit "$fail"

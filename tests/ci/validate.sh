@@ -33,12 +33,15 @@ one() { # capture, a label for messages, gbpdump's options
 	case $rc in 0|1|3|4) ;; *) echo "FAIL: $1 ($2): exit $rc: $(cat "$work/$n.err")"; fail=1; return ;; esac
 	echo "$1 $2" >"$work/$n.name"
 	[ "$rc" -eq 1 ] && return # a read error: files checked, no counts to compare
-	# JSON: exit, rules failing (MUST or SHOULD), counts per level
+	# JSON: exit, rules failing (MUST or SHOULD), counts per level (the
+	# numbers are split into the positional parameters on purpose)
+	# shellcheck disable=SC2046
 	set -- "$1" "$2" $(jq -r '.check | [.exit, ([.findings[] | select(.level == "MUST" or
 		.level == "SHOULD") | .id] | unique | length), .counts.MUST, .counts.SHOULD,
 		.counts.INFO] | map(tostring) | join(" ")' "$work/$n.json")
 	jexit=$3 jf=$4 jc="$5 $6 $7"
 	# JUnit: failures, failed cases, skipped, skipped cases, tests, cases, counts
+	# shellcheck disable=SC2046
 	set -- "$1" "$2" $(xmllint --xpath 'concat(/testsuites/testsuite/@failures, " ",
 		count(//testcase[failure]), " ", /testsuites/testsuite/@skipped, " ",
 		count(//testcase[skipped]), " ", /testsuites/testsuite/@tests, " ",
@@ -47,6 +50,7 @@ one() { # capture, a label for messages, gbpdump's options
 		//property[@name="findings.INFO"]/@value)' "$j")
 	xf=$3 xc=$4 xs=$5 xsc=$6 xt=$7 xtc=$8 xl="$9 ${10} ${11}"
 	# SARIF: rules, exit code, counts per level
+	# shellcheck disable=SC2046
 	set -- "$1" "$2" $(jq -r '.runs[0] | [(.tool.driver.rules | length),
 		.invocations[0].exitCode, .properties.counts.MUST, .properties.counts.SHOULD,
 		.properties.counts.INFO] | map(tostring) | join(" ")' "$s")
@@ -84,8 +88,8 @@ one "$fix/policy/policy.pcap" policy --groups "$fix/policy/groups.txt" \
 	--policy "$fix/policy/web.policy"
 # the profiles that turn rules off or change their levels
 for p in linux vpp offload; do
-	one "$fix/nonconforming.pcap" $p --profile $p
-	one "$fix/check/profile-mix.pcap" $p --profile $p
+	one "$fix/nonconforming.pcap" "$p" --profile "$p"
+	one "$fix/check/profile-mix.pcap" "$p" --profile "$p"
 done
 
 # every document against its schema, in one run of each validator
