@@ -212,35 +212,37 @@ static int z_refill(struct gd_z *z)
 }
 
 /* Decode into b until it is full, the data ends, or an error (then the
- * bytes made so far, the error on the next call). */
+ * bytes made so far, the error on the next call).  A step that neither
+ * read input nor consumed nor wrote anything ends the loop: at the end of
+ * the input cleanly (at a stream's end) or as "truncated", else as data
+ * the decoder cannot move past. */
 static ssize_t gd_z_read(struct gd_z *z, uint8_t *b, size_t n, char *errbuf)
 {
-	size_t got = 0, made;
+	size_t got = 0, made, at0;
+	uint64_t raw0;
+	int eof0;
 
 	if (n == 0)
 		return 0;
 	while (got < n && !z->done && !z->failed) {
-		size_t before = z->in_at;
-
+		raw0 = z->raw;
+		eof0 = z->in_eof;
 		if ((z->in_at == z->in_len ||
 		     (z->at_end && z->fmt == GD_Z_GZIP && z->in_len - z->in_at < 2)) &&
 		    z_refill(z) < 0)
 			break;
+		at0 = z->in_at;
 		if (z_step(z, b + got, n - got, &made) == STEP_ERR)
 			break;
 		got += made;
-		if (made || z->in_at != before)
+		if (made || z->in_at != at0 || z->raw != raw0 || z->in_eof != eof0)
 			continue;
-		if (z->in_at < z->in_len && !z->at_end) {
+		if (z->in_at < z->in_len)
 			z_fail(z, "corrupt", got, "the decoder makes no progress");
-			break;
-		}
-		if (z->in_at == z->in_len && z->in_eof) {
-			if (z->at_end)
-				z->done = 1;
-			else
-				z_fail(z, "truncated", got, "the compressed file ends mid-stream");
-		}
+		else if (z->at_end)
+			z->done = 1; /* (input used up and at its end: in_eof) */
+		else
+			z_fail(z, "truncated", got, "the compressed file ends mid-stream");
 	}
 	z->out += got;
 	if (got || z->done)
