@@ -31,6 +31,8 @@ fail() { echo "deb.sh: FAIL: $*"; exit 1; }
 
 # 1. the copy and the build
 mkdir "$work/src"
+# (files deleted in the work tree but still in the index are left out)
+# shellcheck disable=SC2016
 git -C "$src" ls-files -z --cached --others --exclude-standard |
 	(cd "$src" && xargs -0 sh -c 'for f; do [ -e "$f" ] || [ -L "$f" ] && printf "%s\0" "$f"; done' sh) |
 	(cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$work/src"
@@ -53,8 +55,9 @@ dsc=$(ls "$work"/*.dsc)
 rc=0
 lintian --no-cfg --fail-on error,warning "$dsc" "$changes" > "$work/lintian.log" 2>&1 || rc=$?
 sed '/^running with root privileges/d' "$work/lintian.log"
-[ $rc = 0 ] && ! grep -q '^[EW]: ' "$work/lintian.log" ||
+if [ $rc != 0 ] || grep -q '^[EW]: ' "$work/lintian.log"; then
 	fail "lintian: exit status $rc, errors or warnings (above)"
+fi
 step "lintian: no error, no warning"
 
 # 3. contents
