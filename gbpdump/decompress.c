@@ -70,7 +70,8 @@ static uint64_t consumed(const struct gd_z *z)
 	return z->raw - (z->in_len - z->in_at);
 }
 
-/* Store the error (what: "corrupt", "truncated", ...) for the next call. */
+/* Store the error (what: "corrupt", "truncated", ...) for the next call;
+ * made: bytes the current step wrote, not yet in z->out. */
 static int z_fail(struct gd_z *z, const char *what, uint64_t made, const char *detail)
 {
 	snprintf(z->msg, sizeof(z->msg), "%s: %s data %s at compressed offset %llu "
@@ -89,6 +90,11 @@ static int gz_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 	int ret;
 
 	if (z->at_end) { /* between members: another one, or the end */
+		if (z->in_at < z->in_len && z->in[z->in_at] == 0) {
+			while (z->in_at < z->in_len && z->in[z->in_at] == 0)
+				z->in_at++; /* zero padding, as gzip -d ignores it */
+			return STEP_OK;
+		}
 		if (z->in_len - z->in_at < 2 && !z->in_eof)
 			return STEP_OK; /* more input first */
 		if (z->in_at == z->in_len)
@@ -232,19 +238,20 @@ static ssize_t gd_z_read(struct gd_z *z, uint8_t *b, size_t n, char *errbuf)
 		    z_refill(z) < 0)
 			break;
 		at0 = z->in_at;
-		if (z_step(z, b + got, n - got, &made) == STEP_ERR)
-			break;
+		z_step(z, b + got, n - got, &made); /* (on an error: made before it) */
 		got += made;
+		z->out += made;
+		if (z->failed)
+			break;
 		if (made || z->in_at != at0 || z->raw != raw0 || z->in_eof != eof0)
 			continue;
 		if (z->in_at < z->in_len)
-			z_fail(z, "corrupt", got, "the decoder makes no progress");
+			z_fail(z, "corrupt", 0, "the decoder makes no progress");
 		else if (z->at_end)
 			z->done = 1; /* (input used up and at its end: in_eof) */
 		else
-			z_fail(z, "truncated", got, "the compressed file ends mid-stream");
+			z_fail(z, "truncated", 0, "the compressed file ends mid-stream");
 	}
-	z->out += got;
 	if (got || z->done)
 		return (ssize_t)got;
 	memcpy(errbuf, z->msg, sizeof(z->msg));
