@@ -58,10 +58,11 @@ prefix() {
 	fi
 }
 
-"$gen" -w big.pcap --force "count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000" &&
-	"$gen" -w big.pcapng --pcapng --force \
-		"count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000" ||
-	{ echo "FAIL: gbpgen"; exit 1; }
+spec="count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000"
+if ! "$gen" -w big.pcap --force "$spec" || ! "$gen" -w big.pcapng --pcapng --force "$spec"; then
+	echo "FAIL: gbpgen"
+	exit 1
+fi
 head -c 64 /dev/zero | tr '\0' '\377' >ff64
 for cap in big.pcap big.pcapng; do
 	"$gd" -r $cap -tt >ref.txt 2>/dev/null
@@ -73,8 +74,9 @@ for cap in big.pcap big.pcapng; do
 		cp $cap.$ext bad.$cap.$ext
 		dd if=ff64 of=bad.$cap.$ext bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 		pat="bad.$cap.$ext: $f data corrupt at compressed offset [1-9][0-9]* \(capture offset [1-9][0-9]*\)"
-		expect "$cap.$ext corrupt" 1 "$pat" -r bad.$cap.$ext -tt &&
-			[ -s out.txt ] || fail "$cap.$ext corrupt: nothing printed before the error"
+		if expect "$cap.$ext corrupt" 1 "$pat" -r bad.$cap.$ext -tt && [ ! -s out.txt ]; then
+			fail "$cap.$ext corrupt: nothing printed before the error"
+		fi
 		expect "$cap.$ext corrupt --stats" 1 "$pat" -r bad.$cap.$ext --stats
 		# cut in the middle
 		head -c $((size / 2)) $cap.$ext >cut.$cap.$ext
@@ -94,17 +96,20 @@ for cap in big.pcap big.pcapng; do
 	done
 done
 "$gd" -r big.pcap -tt >ref.txt
-cat big.pcap.gz | "$gd" -r - -tt >out.txt 2>err.txt && cmp -s ref.txt out.txt ||
+# shellcheck disable=SC2002 # a pipe on purpose
+if ! cat big.pcap.gz | "$gd" -r - -tt >out.txt 2>err.txt || ! cmp -s ref.txt out.txt; then
 	fail "big.pcap.gz from a pipe differs from big.pcap"
+fi
 # after the last gzip member: zero padding is ignored (as gzip -d does),
 # anything else is an error once every frame is printed
 { cat big.pcap.gz; head -c 1000 /dev/zero; } >padded.gz
-"$gd" -r padded.gz -tt >out.txt 2>err.txt && cmp -s ref.txt out.txt && [ ! -s err.txt ] ||
+if ! "$gd" -r padded.gz -tt >out.txt 2>err.txt || ! cmp -s ref.txt out.txt || [ -s err.txt ]; then
 	fail "padded.gz: zero padding after the gzip member not ignored: $(cat err.txt)"
+fi
 { cat big.pcap.gz; echo garbage; } >garbage.gz
 expect "gzip member, then garbage" 1 \
 	"garbage.gz: gzip data corrupt at compressed offset $(wc -c <big.pcap.gz) \(capture offset $(wc -c <big.pcap)\): trailing bytes are not another gzip member" \
-	-r garbage.gz -tt && cmp -s ref.txt out.txt || fail "garbage.gz: not every frame printed"
+	-r garbage.gz -tt && ! cmp -s ref.txt out.txt && fail "garbage.gz: not every frame printed"
 
 # Not a capture inside: the message the uncompressed file gets, with the
 # compression named, and the same exit status.
@@ -166,8 +171,10 @@ expect "-w onto its compressed input" 2 "big.pcap.gz: refusing to overwrite the 
 ln -s big.pcap.gz link.gz
 expect "-w onto its compressed input, through a link" 2 "big.pcap.gz: refusing to overwrite the capture being read" -r link.gz -w big.pcap.gz --force
 [ "$(cksum <big.pcap.gz)" = "$sum" ] || fail "-w changed its compressed input"
-"$gd" -r big.pcap.xz -w copy.pcap && "$gd" -r big.pcap -w copy2.pcap && cmp -s copy.pcap copy2.pcap ||
+if ! "$gd" -r big.pcap.xz -w copy.pcap || ! "$gd" -r big.pcap -w copy2.pcap ||
+	! cmp -s copy.pcap copy2.pcap; then
 	fail "-w from big.pcap.xz differs from -w from big.pcap"
+fi
 
 cd / && rm -rf "$work"
 echo "compressed-errors.sh: $n checks, $fails failure(s)"
