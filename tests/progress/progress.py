@@ -126,6 +126,14 @@ def main():
     check("-tt on the terminal: no progress", b"frames/s" not in tty and rc == 0,
           repr(tty[:200]))
 
+    # -w: shown, erased, the file written as without it
+    wout = os.path.join(WORK, "w.pcap")
+    rc, tty, _ = run_pty(["-r", gz, "-w", wout, "--force"])
+    with open(wout, "rb") as f:
+        check("-w: progress shown and erased, the capture written",
+              rc == 0 and len(progress_lines(tty)) >= 3 and tty.endswith(ERASE) and
+              f.read() == data, repr(tty[:200]))
+
     # compressed: the compressed file's bytes and the format
     rc, tty, out = run_pty(["-r", gz, "--stats"])
     lines = progress_lines(tty)
