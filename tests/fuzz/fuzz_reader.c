@@ -127,8 +127,8 @@ static void run(const char *path, unsigned flags, int verbose, int with_stats, s
 	}
 	s->err = rr < 0;
 	if (with_stats) {
-		stats_print(st, out, &groups, 0);
-		stats_print(st, out, &groups, 1);
+		stats_print(st, out, &groups, 0, NULL);
+		stats_print(st, out, &groups, 1, NULL);
 	}
 	vxgbp_track_fini(st);
 	free(st);
