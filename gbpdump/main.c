@@ -664,9 +664,12 @@ static int run_open(struct run *r, struct opts *o)
 		return EXIT_IO;
 	}
 	r->rd_open = 1;
-	/* progress only where it cannot mix with frames on the same terminal */
-	progress_init(&r->progress, !o->iface && !o->quiet && (o->stats || o->check || o->wfile ||
-							    !isatty(STDOUT_FILENO)),
+	/* progress only where it cannot mix with frames on the same terminal:
+	 * the summary modes (--stats, --check, the --policy audit, --report
+	 * alone) print at the end, -w prints nothing */
+	progress_init(&r->progress, !o->iface && !o->quiet &&
+		      (o->stats || o->check || o->wfile || o->pfile || o->report ||
+		       !isatty(STDOUT_FILENO)),
 		      STDERR_FILENO, r->rd.name);
 	o->popts.linktype = r->rd.linktype;
 	if ((rc = open_filter(r, o)) != GO_ON)
