@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groupfmt.h"
 #include "policy.h"
 
 /* ---- loading ---- */
@@ -111,12 +112,6 @@ void policy_free(struct vxgbp_policy *p)
 	free(p);
 }
 
-const char *policy_verdict_name(int verdict)
-{
-	return verdict == VXGBP_POLICY_ALLOW ? "allow" : verdict == VXGBP_POLICY_DENY ? "deny"
-	       : "some";
-}
-
 /* ---- the audit ---- */
 
 void policy_audit_free(struct gd_audit *a)
@@ -165,21 +160,6 @@ int policy_audit(struct gd_audit *a, const struct vxgbp_policy *p, const char *p
 
 /* ---- text ---- */
 
-static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
-{
-	const char *name;
-
-	if (g == VXGBP_GROUP_NONE) {
-		out_str(o, "(no gbp)");
-	} else if (g == VXGBP_GROUP_UNKNOWN) {
-		out_str(o, "(unknown)");
-	} else {
-		out_printf(o, "0x%04x", g);
-		if ((name = vxgbp_groups_name(groups, (uint16_t)g)))
-			out_printf(o, " %s", name);
-	}
-}
-
 static const char *proto_name(uint8_t proto)
 {
 	switch (proto) {
@@ -224,9 +204,9 @@ static void text_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
 	const char *pn = proto_name(f->proto);
 
 	out_printf(o, "frame %llu: ", (unsigned long long)f->first_frame);
-	text_group(o, f->src_group, a->groups);
+	group_text(o, f->src_group, a->groups);
 	out_str(o, " -> ");
-	text_group(o, f->dst_group, a->groups);
+	group_text(o, f->dst_group, a->groups);
 	out_printf(o, ", VNI %u, ", f->vni);
 	if (pn)
 		out_printf(o, "%s ", pn);
@@ -251,7 +231,7 @@ static void text_summary(const struct gd_audit *a, struct gd_out *o)
 {
 	out_printf(o, "policy %s (default %s): %zu flows judged: %llu allowed, %llu denied, "
 		   "%llu bypassed (A set on a denied flow)", a->path,
-		   policy_verdict_name(a->p->dflt), a->n, (unsigned long long)a->allowed,
+		   group_verdict_name(a->p->dflt), a->n, (unsigned long long)a->allowed,
 		   (unsigned long long)a->denied, (unsigned long long)a->bypassed);
 	if (a->dropped)
 		out_printf(o, "; undetermined: %llu frames in flows not tracked (tables full)",
@@ -261,23 +241,6 @@ static void text_summary(const struct gd_audit *a, struct gd_out *o)
 
 /* ---- JSON ---- */
 
-static void json_group(struct gd_out *o, const char *key, uint32_t g,
-		       const struct vxgbp_groups *groups)
-{
-	const char *name;
-
-	out_printf(o, "\"%s\":", key);
-	if (g >= VXGBP_GROUP_NONE) {
-		out_str(o, "null");
-		return;
-	}
-	out_u64(o, g);
-	if ((name = vxgbp_groups_name(groups, (uint16_t)g))) {
-		out_printf(o, ",\"%s_name\":", key);
-		out_json_str(o, name);
-	}
-}
-
 static void json_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
 {
 	const struct vxgbp_track_flow *f = &a->f[i];
@@ -285,9 +248,9 @@ static void json_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
 
 	out_printf(o, "{\"first_frame\":%llu,\"vni\":%u,", (unsigned long long)f->first_frame,
 		   f->vni);
-	json_group(o, "src", f->src_group, a->groups);
+	group_json(o, "src", f->src_group, a->groups);
 	out_putc(o, ',');
-	json_group(o, "dst", f->dst_group, a->groups);
+	group_json(o, "dst", f->dst_group, a->groups);
 	out_printf(o, ",\"ip_version\":%u,\"proto\":%u,\"src_addr\":\"", f->ip_version, f->proto);
 	out_addr(o, f->src, alen);
 	out_printf(o, "\",\"sport\":%u,\"dst_addr\":\"", f->sport);
@@ -318,7 +281,7 @@ static void json_audit(const struct gd_audit *a, struct gd_out *o)
 	out_json_str(o, a->path);
 	out_printf(o, ",\"default\":\"%s\",\"rules\":%zu,\"flows\":%zu,\"allowed\":%llu,"
 		   "\"denied\":%llu,\"bypassed\":%llu,\"undetermined_frames\":%llu,"
-		   "\"denied_flows\":[", policy_verdict_name(a->p->dflt), a->p->n, a->n,
+		   "\"denied_flows\":[", group_verdict_name(a->p->dflt), a->p->n, a->n,
 		   (unsigned long long)a->allowed, (unsigned long long)a->denied,
 		   (unsigned long long)a->bypassed, (unsigned long long)a->dropped);
 	for (size_t i = 0; i < a->n; i++) {

@@ -19,9 +19,6 @@
 struct vxgbp_policy *policy_load(const char *path, const struct vxgbp_groups *groups);
 void policy_free(struct vxgbp_policy *p);
 
-/* "allow", "deny", "some". */
-const char *policy_verdict_name(int verdict);
-
 /* The flows of t judged by p, kept for the outputs below. */
 struct gd_audit {
 	const struct vxgbp_policy *p;

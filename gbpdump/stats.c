@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "groupfmt.h"
 #include "stats.h"
 
 /* struct stats_tables (stats.h), under its short local name */
@@ -35,44 +36,13 @@ int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 }
 
 /* A pair verdict of vxgbp_policy_pair(): "allow", "deny", "some". */
-static const char *verdict(int v)
-{
-	return v == VXGBP_POLICY_ALLOW ? "allow" : v == VXGBP_POLICY_DENY ? "deny" : "some";
-}
-
+/* A group in a 24-column field. */
 static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
 {
 	char buf[64];
-	const char *name;
-	int n;
+	int n = group_format(buf, sizeof(buf), g, groups);
 
-	if (g == VXGBP_GROUP_NONE)
-		n = snprintf(buf, sizeof(buf), "(no gbp)");
-	else if (g == VXGBP_GROUP_UNKNOWN)
-		n = snprintf(buf, sizeof(buf), "(unknown)");
-	else if ((name = vxgbp_groups_name(groups, (uint16_t)g)))
-		n = snprintf(buf, sizeof(buf), "0x%04x %s", g, name);
-	else
-		n = snprintf(buf, sizeof(buf), "0x%04x", g);
 	out_printf(o, "%-24.*s", n, buf);
-}
-
-/* "KEY":ID[,"KEY_name":"NAME"]; null for plain VXLAN or an unknown group */
-static void json_group(struct gd_out *o, const char *key, uint32_t g,
-		       const struct vxgbp_groups *groups)
-{
-	const char *name;
-
-	out_printf(o, "\"%s\":", key);
-	if (g >= VXGBP_GROUP_NONE) {
-		out_str(o, "null");
-		return;
-	}
-	out_u64(o, g);
-	if ((name = vxgbp_groups_name(groups, (uint16_t)g))) {
-		out_printf(o, ",\"%s_name\":", key);
-		out_json_str(o, name);
-	}
 }
 
 static void print_json(const struct tables *tb, struct gd_out *o,
@@ -90,21 +60,21 @@ static void print_json(const struct tables *tb, struct gd_out *o,
 	out_str(o, "],\"groups\":[");
 	for (int i = 0; i < tb->ng; i++) {
 		out_str(o, i ? ",{" : "{");
-		json_group(o, "group", tb->g[i].key, groups);
+		group_json(o, "group", tb->g[i].key, groups);
 		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}", (unsigned long long)tb->g[i].frames,
 			   (unsigned long long)tb->g[i].bytes);
 	}
 	out_str(o, "],\"matrix\":[");
 	for (int i = 0; i < tb->nc; i++) {
 		out_str(o, i ? ",{" : "{");
-		json_group(o, "src", tb->c[i].src, groups);
+		group_json(o, "src", tb->c[i].src, groups);
 		out_putc(o, ',');
-		json_group(o, "dst", tb->c[i].dst, groups);
+		group_json(o, "dst", tb->c[i].dst, groups);
 		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu", (unsigned long long)tb->c[i].frames,
 			   (unsigned long long)tb->c[i].bytes);
 		if (policy) /* --policy: the pair's verdict */
 			out_printf(o, ",\"policy\":\"%s\"",
-				   verdict(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
+				   group_verdict_name(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
 		out_putc(o, '}');
 	}
 	out_str(o, "]}}\n");
@@ -140,7 +110,7 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 			   (unsigned long long)tb->c[i].bytes);
 		if (policy) /* --policy: the pair's verdict */
 			out_printf(o, "  %s",
-				   verdict(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
+				   group_verdict_name(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
 		out_putc(o, '\n');
 	}
 }
