@@ -68,6 +68,11 @@ struct spec {
 	long udp_len;      /* -1: as built; else override the outer UDP length field */
 	int ttl_zero;      /* outer TTL / hop limit 0 */
 	long long flow_mod; /* vary inner src address over N values */
+	/* the diverse-capture keys: 0 = off */
+	unsigned long hosts, vnis, groups, vteps;
+	int pick;          /* PICK_*: how frame k's flow is chosen */
+	unsigned long long seed;
+	size_t payload_max;
 	uint8_t outer_opts[40], inner_opts[40];
 	/* tunnels around it, VXLAN-GPE, Linux cooked link headers */
 	struct wrap wrap[MAX_WRAP];
@@ -150,6 +155,9 @@ static void spec_default(struct spec *s)
 	s->nsh_si = 255;
 	s->ifindex = 1;
 }
+
+/* How frame k of a spec picks its flow (pick=). */
+enum { PICK_CYCLE, PICK_UNIFORM, PICK_SKEW };
 
 /* ---- spec keys: one table entry a key (name, help, setter) ---- */
 struct spec_key;
@@ -653,6 +661,18 @@ static int set_wrap(struct spec *s, const struct spec_key *k, const char *val)
 	return 0;
 }
 
+static int set_pick(struct spec *s, const struct spec_key *k, const char *val)
+{
+	static const char *const w[] = { "cycle", "uniform", "skew", NULL };
+	int i = pick(val, w);
+
+	(void)k;
+	if (i < 0)
+		return -1;
+	s->pick = i;
+	return 0;
+}
+
 #define F(field) offsetof(struct spec, field), sizeof(((struct spec *)0)->field)
 #define NUM(sec, name, arg, help, field, max) { sec, name, arg, help, set_num, F(field), max }
 #define KEY(sec, name, arg, help, fn, param) { sec, name, arg, help, fn, 0, 0, param }
@@ -666,6 +686,21 @@ static const struct spec_key spec_keys[] = {
 	NUM("Record", "snaplen", "N", "cut each record to N bytes (whole frames)", snaplen, MAX_FRAME),
 	NUM("Record", "flows", "N", "vary the inner addresses and ports over N flows",
 	    flow_mod, 16777216),
+	NUM("Record", "hosts", "N", "inner source and destination hosts drawn from N "
+	    "addresses each, a flow being a (source, destination, port) triple", hosts,
+	    16777216),
+	NUM("Record", "vnis", "N", "VNIs vni= .. vni=+N-1, one per source host", vnis,
+	    VXGBP_VNI_MAX),
+	NUM("Record", "groups", "N", "group IDs gbp= .. gbp=+N-1, one per source host",
+	    groups, 0x10000),
+	NUM("Record", "vteps", "N", "outer addresses over N VTEPs, by host", vteps, 65536),
+	KEY("Record", "pick", "cycle|uniform|skew", "how frame k picks its flow: k mod "
+	    "flows (cycle, the default), uniformly at random, or skewed (a few flows carry "
+	    "most frames); random draws are seeded by seed= and k", set_pick, 0),
+	NUM("Record", "seed", "N", "the seed of pick= and payload-max= (0)", seed,
+	    ~0ull),
+	NUM("Record", "payload-max", "BYTES", "payload lengths drawn between payload= and "
+	    "this, frame by frame", payload_max, MAX_PAYLOAD),
 	NUM("Record", "pkttype", "N", "--link sll|sll2: the packet type (0: to us, 4: "
 	    "sent by us)", pkttype, 0xff),
 	NUM("Record", "ifindex", "N", "--link sll2: the interface index (1)", ifindex,
@@ -780,7 +815,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: gbpgen -w FILE [--pcapng] [--force] [--link ether|sll|sll2]\n"
-"              [-f SPECFILE] [SPEC ...]\n"
+"              [--mix SEED] [-f SPECFILE] [SPEC ...]\n"
 "Write a capture of VXLAN(-GBP) frames.  Each SPEC (one argument, or one line\n"
 "of SPECFILE, '#' comments) is space-separated key=value; later keys win.\n"
 "\n"
@@ -791,6 +826,9 @@ static void usage(FILE *f)
 "--link L     the link type: ether (1, the default), sll (LINUX_SLL, 113) or\n"
 "             sll2 (LINUX_SLL2, 276): the Ethernet header becomes Linux's\n"
 "             cooked header (source MAC as the address, pkttype=, ifindex=)\n"
+"--mix SEED   interleave the specs' frames in a random order made from SEED\n"
+"             (each spec's frames keep their order); the clock starts at the\n"
+"             first spec's time and steps by each frame's spec\n"
 "Exit status: 0 written, 1 a spec could not be built, 2 usage or I/O error.\n"
 "\n"
 "Keys (defaults in parentheses):\n");
@@ -1070,6 +1108,97 @@ static int wrap_one(struct bufs *b, const struct wrap *w0)
 	return wrap_ip(b, &w, 47, w.kind == W_GENEVE);
 }
 
+/* splitmix64's finaliser: the seeded draws of pick= and payload-max=. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Add n (< 2^24) to an address's last three bytes, big-endian with carry. */
+static void addr_add(uint8_t *a, int version, unsigned long n)
+{
+	size_t at = version == 4 ? 3 : 15;
+
+	for (int i = 0; i < 3 && n; i++, at--) {
+		unsigned long v = a[at] + (n & 0xff);
+
+		a[at] = (uint8_t)v;
+		n = (n >> 8) + (v >> 8);
+	}
+}
+
+static void mac_set(uint8_t mac[6], unsigned long n)
+{
+	mac[3] = (uint8_t)(n >> 16);
+	mac[4] = (uint8_t)(n >> 8);
+	mac[5] = (uint8_t)n;
+}
+
+/* The flow of frame k (pick=): 0 without flows=. */
+static unsigned long flow_of(const struct spec *s, unsigned long k)
+{
+	unsigned long n = (unsigned long)s->flow_mod;
+	uint64_t r, u;
+
+	if (n == 0)
+		return 0;
+	if (s->pick == PICK_CYCLE)
+		return k % n;
+	r = mix64(s->seed ^ mix64(k));
+	if (s->pick == PICK_UNIFORM)
+		return (unsigned long)(r % n);
+	u = r >> 43; /* 21 bits, uniform; u^3 puts most frames on the first flows */
+	u = (((u * u) >> 21) * u) >> 21;
+	return (unsigned long)((u * n) >> 21);
+}
+
+/* The original flows= variation: the inner source (address, MAC, port) and
+ * the outer source port by flow. */
+static void vary_flow(struct spec *s, unsigned long f)
+{
+	size_t at = s->iip.version == 4 ? 3 : 15;
+
+	s->iip.src[at] = (uint8_t)(s->iip.src[at] + f);
+	s->iip.src[at - 1] = (uint8_t)(s->iip.src[at - 1] + (f >> 8));
+	s->iip.src[at - 2] = (uint8_t)(s->iip.src[at - 2] + (f >> 16));
+	mac_set(s->ieth.src, f);
+	s->il4.sport = (uint16_t)(s->il4.sport + f);
+	s->udp.sport = (uint16_t)(49152 + (f % 16384));
+}
+
+/* Frame k's variation: flows=, hosts=, vnis=, groups=, vteps=, payload-max=. */
+static void vary(struct spec *s, unsigned long k)
+{
+	unsigned long f = flow_of(s, k), h = f, d = 0;
+
+	if (s->hosts) {
+		h = f % s->hosts;
+		d = (f / s->hosts + f * 7 + 1) % s->hosts;
+		addr_add(s->iip.src, s->iip.version, h);
+		addr_add(s->iip.dst, s->iip.version, d);
+		mac_set(s->ieth.src, h);
+		mac_set(s->ieth.dst, d);
+		s->il4.sport = (uint16_t)(s->il4.sport + f);
+		s->udp.sport = (uint16_t)(49152 + (f % 16384));
+	} else if (s->flow_mod > 0) {
+		vary_flow(s, f);
+	}
+	if (s->vnis)
+		s->hdr.vni = (uint32_t)((s->hdr.vni + h % s->vnis) & VXGBP_VNI_MAX);
+	if (s->groups)
+		s->hdr.group = (uint16_t)(s->hdr.group + (h / 3 + h) % s->groups);
+	if (s->vteps) {
+		addr_add(s->ip.src, s->ip.version, h % s->vteps);
+		addr_add(s->ip.dst, s->ip.version, (d + 1) % s->vteps);
+	}
+	if (s->payload_max > s->payload)
+		s->payload += (size_t)(mix64(s->seed ^ ~mix64(k)) %
+				       (s->payload_max - s->payload + 1));
+}
+
 /* Build frame number k (0-based within the spec) into b->cur; returns its
  * length or <0. */
 static int build(const struct spec *s0, unsigned long k, struct bufs *b)
@@ -1077,19 +1206,7 @@ static int build(const struct spec *s0, unsigned long k, struct bufs *b)
 	struct spec s = *s0;
 	int n;
 
-	if (s.flow_mod > 0) { /* vary the inner source across flows */
-		unsigned long f = k % (unsigned long)s.flow_mod;
-		size_t at = s.iip.version == 4 ? 3 : 15;
-
-		s.iip.src[at] = (uint8_t)(s.iip.src[at] + f);
-		s.iip.src[at - 1] = (uint8_t)(s.iip.src[at - 1] + (f >> 8));
-		s.iip.src[at - 2] = (uint8_t)(s.iip.src[at - 2] + (f >> 16));
-		s.ieth.src[5] = (uint8_t)f;
-		s.ieth.src[4] = (uint8_t)(f >> 8);
-		s.ieth.src[3] = (uint8_t)(f >> 16);
-		s.il4.sport = (uint16_t)(s.il4.sport + f);
-		s.udp.sport = (uint16_t)(49152 + (f % 16384));
-	}
+	vary(&s, k);
 	if ((n = build_inner(&s, b)) < 0)
 		return n;
 	if (s.encap) {
@@ -1154,7 +1271,32 @@ struct gen {
 	int linktype;
 	struct bufs b;
 	long long next_sec, next_nsec; /* the clock runs on across specs */
+	int mixing;                    /* --mix: specs are kept, then interleaved */
+	struct mixed *mix;
+	size_t n_mix, cap_mix;
 };
+
+/* Build frame k of spec s and write it with time sec.nsec. */
+static int emit_one(struct gen *g, const struct spec *s, unsigned long k, long long sec,
+		    long long nsec, const char *where)
+{
+	int n = build(s, k, &g->b);
+	uint32_t caplen;
+
+	if (n >= 0)
+		n = cooked(s, g->linktype, &g->b);
+	if (n < 0) {
+		fprintf(stderr, "%s: %s: cannot build frame: %s\n", prog, where,
+			vxgbp_strerror(n));
+		return 1;
+	}
+	caplen = (uint32_t)n;
+	if (s->snaplen >= 0 && (uint32_t)s->snaplen < caplen)
+		caplen = (uint32_t)s->snaplen;
+	if (pcapw_write(&g->w, sec, (uint32_t)nsec, g->b.cur, caplen, (uint32_t)n))
+		return 2; /* pcapw_close() says what went wrong */
+	return 0;
+}
 
 static int emit(struct gen *g, const struct spec *s, const char *where)
 {
@@ -1162,27 +1304,72 @@ static int emit(struct gen *g, const struct spec *s, const char *where)
 	long long nsec = s->time_set ? s->ts_nsec : g->next_nsec;
 
 	for (unsigned long k = 0; k < s->count; k++) {
-		int n = build(s, k, &g->b);
-		uint32_t caplen;
+		int rc = emit_one(g, s, k, sec, nsec, where);
 
-		if (n >= 0)
-			n = cooked(s, g->linktype, &g->b);
-		if (n < 0) {
-			fprintf(stderr, "%s: %s: cannot build frame: %s\n", prog, where,
-				vxgbp_strerror(n));
-			return 1;
-		}
-		caplen = (uint32_t)n;
-		if (s->snaplen >= 0 && (uint32_t)s->snaplen < caplen)
-			caplen = (uint32_t)s->snaplen;
-		if (pcapw_write(&g->w, sec, (uint32_t)nsec, g->b.cur, caplen, (uint32_t)n))
-			return 2; /* pcapw_close() says what went wrong */
+		if (rc)
+			return rc;
 		nsec += s->step_nsec;
 		sec += nsec / 1000000000;
 		nsec %= 1000000000;
 	}
 	g->next_sec = sec;
 	g->next_nsec = nsec;
+	return 0;
+}
+
+/* --mix: the specs' frames interleaved in a seeded random order (each
+ * spec's own frames stay in their order); the clock starts at the first
+ * spec's time and runs on by the step of the spec each frame comes from. */
+struct mixed {
+	struct spec s;
+	char where[64];
+	unsigned long done;
+};
+
+static int emit_mix(struct gen *g, struct mixed *m, size_t n, unsigned long long seed)
+{
+	unsigned long long left = 0, frame = 0;
+	long long sec = n && m[0].s.time_set ? m[0].s.ts_sec : g->next_sec;
+	long long nsec = n && m[0].s.time_set ? m[0].s.ts_nsec : g->next_nsec;
+
+	for (size_t i = 0; i < n; i++)
+		left += m[i].s.count;
+	for (; left; left--, frame++) {
+		unsigned long long r = mix64(seed ^ mix64(frame)) % left;
+		size_t i = 0;
+		int rc;
+
+		while (r >= m[i].s.count - m[i].done) {
+			r -= m[i].s.count - m[i].done;
+			i++;
+		}
+		if ((rc = emit_one(g, &m[i].s, m[i].done++, sec, nsec, m[i].where)))
+			return rc;
+		nsec += m[i].s.step_nsec;
+		sec += nsec / 1000000000;
+		nsec %= 1000000000;
+	}
+	return 0;
+}
+
+/* --mix: keep the spec for emit_mix(). */
+static int keep_spec(struct gen *g, const struct spec *s, const char *where)
+{
+	if (g->n_mix == g->cap_mix) {
+		size_t cap = g->cap_mix ? 2 * g->cap_mix : 16;
+		struct mixed *m = realloc(g->mix, cap * sizeof(*m));
+
+		if (!m) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 2;
+		}
+		g->mix = m;
+		g->cap_mix = cap;
+	}
+	g->mix[g->n_mix].s = *s;
+	g->mix[g->n_mix].done = 0;
+	snprintf(g->mix[g->n_mix].where, sizeof(g->mix[0].where), "%s", where);
+	g->n_mix++;
 	return 0;
 }
 
@@ -1195,7 +1382,7 @@ static int run_spec(struct gen *g, const char *text, const char *where)
 		fprintf(stderr, "%s: %s: %s\n", prog, where, err);
 		return 1;
 	}
-	return emit(g, &s, where);
+	return g->mixing ? keep_spec(g, &s, where) : emit(g, &s, where);
 }
 
 /* Every spec of a spec file ('-': standard input), one a line. */
@@ -1230,6 +1417,8 @@ struct args {
 	const char *out, *specfile;
 	unsigned flags; /* PCAPW_* */
 	int linktype;
+	int mix;
+	unsigned long long mix_seed;
 };
 
 static int parse_link(const char *val)
@@ -1257,6 +1446,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "pcapng", no_argument, NULL, 'n' },
 		{ "link", required_argument, NULL, 'l' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "mix", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1283,6 +1473,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'F':
 			a->flags |= PCAPW_FORCE;
+			break;
+		case 'm':
+			if (cli_parse_num(optarg, ~0ull, &a->mix_seed)) {
+				fprintf(stderr, "%s: --mix: a number (the seed), not '%s'\n",
+					prog, optarg);
+				return 2;
+			}
+			a->mix = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1317,6 +1515,7 @@ int main(int argc, char **argv)
 	inputs[0] = a.specfile;
 	o.flags = a.flags;
 	o.linktype = g.linktype = a.linktype;
+	g.mixing = a.mix;
 	g.b.cur = malloc(MAX_FRAME);
 	g.b.tmp = malloc(MAX_FRAME);
 	g.b.pay = malloc(MAX_PAYLOAD);
@@ -1337,6 +1536,8 @@ int main(int argc, char **argv)
 		snprintf(where, sizeof(where), "spec %d", i - optind + 1);
 		rc = run_spec(&g, argv[i], where);
 	}
+	if (!rc && g.mixing)
+		rc = emit_mix(&g, g.mix, g.n_mix, a.mix_seed);
 	if (pcapw_close(&g.w, rc == 0, errbuf) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, errbuf);
 		rc = rc ? rc : 2;
@@ -1345,5 +1546,6 @@ out:
 	free(g.b.cur);
 	free(g.b.tmp);
 	free(g.b.pay);
+	free(g.mix);
 	return rc;
 }
