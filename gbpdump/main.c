@@ -24,6 +24,7 @@
 #include "check.h"
 #include "check_ci.h"
 #include "cli.h"
+#include "live.h"
 #include "out.h"
 #include "policy.h"
 #include "print.h"
@@ -779,6 +780,7 @@ static int run_loop(struct run *r, const struct opts *o)
 
 	if (o->iface) {
 		live_pcap = r->rd.pc;
+		r->rd.stop = &stop; /* the rings look at it (live.c) */
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 	}
@@ -927,13 +929,8 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 				o->wfile, r->matched);
 		}
 	}
-	if (o->iface && !o->json && !o->stats) {
-		struct pcap_stat ps;
-
-		if (pcap_stats(r->rd.pc, &ps) == 0)
-			fprintf(stderr, "%llu frames matched, %u received by filter, "
-				"%u dropped by kernel\n", r->matched, ps.ps_recv, ps.ps_drop);
-	}
+	if (o->iface) /* as tcpdump does, and what the rings tell (live.h) */
+		live_print_counts(&r->rd, r->rd.count);
 	return rc;
 }
 

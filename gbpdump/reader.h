@@ -4,8 +4,9 @@
  *  - a fast reader of classic pcap files (either byte order, micro- or
  *    nanosecond): regular files mapped in windows, pipes read in large
  *    read(2) chunks, records parsed in place, no copy;
- *  - libpcap for pcapng, for live capture (-i) and for anything else it
- *    reads.
+ *  - the same for pcapng (pcapng.h: blocks parsed in place, libpcap's
+ *    results);
+ *  - libpcap for live capture (-i) and for anything else it reads.
  * Both read gzip, zstd and xz compressed captures too (decompress.h): the
  * fast reader decompresses into its chunk buffer instead of read(2), and
  * libpcap gets the decompressed stream as a FILE.
@@ -14,12 +15,14 @@
 #ifndef GBPDUMP_READER_H
 #define GBPDUMP_READER_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <pcap/pcap.h>
 
 #include "decompress.h"
+#include "pcapng.h"
 
 #define GD_ERRBUF 512
 
@@ -39,7 +42,9 @@ struct gd_reader {
 	uint32_t snaplen;   /* as libpcap reports it (0 or too large: the maximum) */
 	uint32_t maxcap;    /* fast path: largest record the link type allows */
 	int nsec_res;       /* 1: the file has nanosecond timestamps */
-	int fast;           /* 1: fast classic-pcap path */
+	int fast;           /* 1: fast path (classic pcap, or pcapng when ng) */
+	int ng;             /* fast path: pcapng (pcapng.h) */
+	struct pcapng_state ngs; /* its reading state */
 	/* fast path */
 	int fd;
 	int swapped;
@@ -61,6 +66,9 @@ struct gd_reader {
 	FILE *fp;           /* when libpcap reads a stream we peeked at */
 	struct gd_src *lsrc;/* that stream's source (inside the FILE's cookie) */
 	int live;
+	/* live capture on TPACKET_V3 rings (live.h); NULL: libpcap or a file */
+	struct gd_live *lv;
+	volatile sig_atomic_t *stop; /* live: set when the capture is to end */
 };
 
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
@@ -82,6 +90,26 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
 /* Progress: where reading is in the input file (compressed bytes consumed
  * when it is compressed) and the file's size (0 when unknown). */
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total);
+/* Live capture: -B (bytes, 0: the default), the workers (fanout sockets:
+ * live.h), GD_READ_LIBPCAP to capture with libpcap instead of the rings. */
+struct gd_live_opts {
+	size_t ring_bytes;
+	unsigned workers;
+	unsigned flags;
+};
+int reader_open_live_opts(struct gd_reader *r, const char *iface, int snaplen,
+			  const struct gd_live_opts *lo, char *errbuf);
+/* What a live capture saw at its end (docs/live.md), summed over the
+ * sockets; have_unread 0 when the source cannot tell (libpcap). */
+struct gd_live_counts {
+	uint64_t received;  /* passed the filter: into a ring, or dropped */
+	uint64_t dropped;   /* no room in a ring (the kernel's drops) */
+	uint64_t freezes;   /* times a ring was full (its queue froze) */
+	uint64_t unread;    /* still in a ring when the capture stopped */
+	int have_unread;
+};
+/* Stop a live capture and read its counters.  0, or -1 (not live). */
+int reader_live_counts(struct gd_reader *r, struct gd_live_counts *c);
 /* Set a BPF filter on a live capture (kernel-side). 0 or -1. */
 int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf);
 void reader_close(struct gd_reader *r);

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * live.h - live capture on Linux AF_PACKET sockets with TPACKET_V3 rings
+ * (docs/live.md).
+ *
+ * One socket per worker, each with its own memory-mapped receive ring of
+ * blocks; with several sockets they form one PACKET_FANOUT group that
+ * hashes by flow (PACKET_FANOUT_HASH, fragments reassembled first), so the
+ * frames of one flow always reach the same worker.  Frames are read in
+ * place from the ring: a record's data points into a ring block, which goes
+ * back to the kernel when the next frame is asked for after the block's
+ * last one.  The BPF filter runs in the kernel on every socket; until it is
+ * in place a drop-all filter keeps the rings empty.
+ */
+#ifndef GBPDUMP_LIVE_H
+#define GBPDUMP_LIVE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader.h"
+
+/* Ring size per socket when -B is not given: 32 MiB, a third of a second
+ * of 128-byte frames at 1M frames/s (docs/live.md). */
+#define GD_LIVE_RING_DEFAULT (32u * 1024 * 1024)
+#define GD_LIVE_RING_MIN (64u * 1024)
+#define GD_LIVE_MAX_SOCKS 256
+
+struct gd_live_sock {
+	int fd;
+	uint8_t *ring;          /* the mapping: nblocks blocks of block_size */
+	size_t ring_len;
+	uint32_t block_size, nblocks;
+	uint32_t blk;           /* the block read next (or being read) */
+	int held;               /* 1: blk is ours, pkt/left walk it */
+	uint32_t pkt_off;       /* offset of the next frame in the held block */
+	uint32_t left;          /* frames left in the held block */
+	uint64_t packets, drops, freezes; /* PACKET_STATISTICS, summed */
+};
+
+struct gd_live {
+	const char *name;       /* the interface, for messages */
+	int ifindex;
+	int linktype;           /* LINKTYPE_ETHERNET */
+	uint32_t snaplen;
+	unsigned nsock;
+	int armed;              /* the real filter (or none) replaced drop-all */
+	struct gd_live_sock *sock;
+};
+
+/* Open nsock sockets on iface.  0; -1 with errbuf; -2 when the interface's
+ * link type is not one this reader handles or the kernel has no TPACKET_V3
+ * (errbuf says which: the caller may use libpcap instead). */
+int live_open(struct gd_live *l, const char *iface, uint32_t snaplen, size_t ring_bytes,
+	      unsigned nsock, char *errbuf);
+/* Compile expr (NULL: none) for the interface's link type and put it on
+ * every socket in place of the drop-all filter.  0 or -1 with errbuf. */
+int live_set_filter(struct gd_live *l, const char *expr, char *errbuf);
+/* The next frame of socket i: 1, 0 when *stop became set, -1 on error.
+ * Waits for frames (poll), looking at *stop at least every 100 ms.
+ * rec->data stays valid until the next call for the same socket. */
+int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
+	      volatile sig_atomic_t *stop, char *errbuf);
+/* 1 when socket i has a frame ready without waiting. */
+int live_ready(struct gd_live *l, unsigned i);
+/* Stop the capture (drop-all filter), count what is left in the rings and
+ * read the kernel's counters into c. */
+void live_finish(struct gd_live *l, struct gd_live_counts *c);
+void live_close(struct gd_live *l);
+/* The end of a live capture on standard error (docs/live.md): captured
+ * (frames gbpdump read), and what reader_live_counts() gives. */
+void live_print_counts(struct gd_reader *r, unsigned long long captured);
+
+#endif /* GBPDUMP_LIVE_H */
