@@ -468,6 +468,84 @@ static int start_decompress(struct gd_reader *r, int fmt, char *errbuf)
 	return fill(r, 24, errbuf);
 }
 
+/* The next pcapng block (pcapng.h) at pos, read into the buffer whole:
+ * PCAPNG_RECORD with nr, PCAPNG_SKIP, PCAPNG_END, or PCAPNG_ERROR with
+ * errbuf naming the file, the frame and the block's offset. */
+static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
+{
+	char err[PCAPNG_ERRLEN];
+	size_t want = 0;
+	uint64_t off;
+	int rc;
+
+	do {
+		if (fill(r, want, errbuf) < 0)
+			return PCAPNG_ERROR;
+		off = r->buf_off + r->pos;
+		if (r->map) {
+			sigbus_frame = r->count + 1;
+			sigbus_off = off;
+		}
+		rc = pcapng_next(&r->ngs, r->buf + r->pos, r->end - r->pos, r->eof, nr, &want,
+				 err);
+	} while (rc == PCAPNG_NEED && want > r->end - r->pos);
+	if (rc == PCAPNG_RECORD || rc == PCAPNG_SKIP)
+		r->pos += want;
+	if (rc == PCAPNG_ERROR || rc == PCAPNG_NEED) {
+		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu at offset %llu: %s%s", r->name,
+			 (unsigned long long)r->count + 1, (unsigned long long)off,
+			 rc == PCAPNG_NEED ? "pcapng reader stalled" : err, zsuffix(r));
+		r->pos = r->end;
+		r->eof = 1;
+		return PCAPNG_ERROR;
+	}
+	return rc;
+}
+
+/* A pcapng file (pcapng_sniff() said so): read up to its first interface
+ * description block, as libpcap does when it opens one. */
+static int ng_open(struct gd_reader *r, char *errbuf)
+{
+	struct pcapng_rec nr;
+	int rc;
+
+	r->fast = r->ng = 1;
+	pcapng_state_init(&r->ngs);
+	while (r->ngs.phase != PCAPNG_PH_READ) {
+		if ((rc = ng_block(r, &nr, errbuf)) == PCAPNG_ERROR)
+			return -1;
+		if (rc == PCAPNG_END) {
+			snprintf(errbuf, GD_ERRBUF, "%s: the pcapng file has no interface "
+				 "description block%s", r->name, zsuffix(r));
+			return -1;
+		}
+	}
+	r->linktype = r->ngs.linktype;
+	r->snaplen = r->ngs.snaplen;
+	r->maxcap = r->ngs.snaplen;
+	r->nsec_res = 1;
+	return 0;
+}
+
+static int next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	struct pcapng_rec nr;
+	int rc;
+
+	while ((rc = ng_block(r, &nr, errbuf)) == PCAPNG_SKIP)
+		;
+	if (rc != PCAPNG_RECORD)
+		return rc == PCAPNG_END ? 0 : -1;
+	rec->no = ++r->count;
+	rec->sec = nr.sec;
+	rec->nsec = nr.nsec;
+	rec->caplen = nr.caplen;
+	rec->wirelen = nr.wirelen < nr.caplen ? nr.caplen : nr.wirelen;
+	rec->data = nr.data;
+	rec->off = 0; /* offsets (--sarif) are classic pcap records' */
+	return 1;
+}
+
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
 {
 	uint32_t magic;
@@ -495,6 +573,10 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 	} else if ((rd32(r->buf, 1) == PCAP_MAGIC_US || rd32(r->buf, 1) == PCAP_MAGIC_NS) &&
 		   !(flags & GD_READ_LIBPCAP)) {
 		r->swapped = 1;
+	} else if (pcapng_sniff(r->buf, r->end) && !(flags & GD_READ_LIBPCAP)) {
+		if ((rc = ng_open(r, errbuf)) < 0)
+			reader_close(r);
+		return rc;
 	} else {
 		rc = open_libpcap(r, errbuf);
 		if (rc < 0)
@@ -708,8 +790,8 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	rec->sec = ph->ts.tv_sec;
 	/* libpcap reads a classic record's seconds as signed 32 bits; the
 	 * format (and the fast path) has them unsigned: 2^31 s is 2038, not
-	 * 1901. */
-	if (rec->sec < 0 && rec->sec >= INT32_MIN)
+	 * 1901.  (pcapng's are 64 bits: major version 1 is pcapng's.) */
+	if (rec->sec < 0 && rec->sec >= INT32_MIN && pcap_major_version(r->pc) != 1)
 		rec->sec += (int64_t)1 << 32;
 	{
 		/* clamp before narrowing: a hostile fraction times 1000 does not
@@ -739,6 +821,8 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	if (r->lv)
 		return next_live(r, rec, errbuf);
+	if (r->ng)
+		return next_ng(r, rec, errbuf);
 	return r->fast ? next_fast(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
 }
 
@@ -753,6 +837,8 @@ void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)
 
 void reader_close(struct gd_reader *r)
 {
+	if (r->ng)
+		pcapng_state_fini(&r->ngs);
 	if (r->lv) {
 		live_close(r->lv);
 		free(r->lv);

@@ -4,8 +4,9 @@
  *  - a fast reader of classic pcap files (either byte order, micro- or
  *    nanosecond): regular files mapped in windows, pipes read in large
  *    read(2) chunks, records parsed in place, no copy;
- *  - libpcap for pcapng, for live capture (-i) and for anything else it
- *    reads.
+ *  - the same for pcapng (pcapng.h: blocks parsed in place, libpcap's
+ *    results);
+ *  - libpcap for live capture (-i) and for anything else it reads.
  * Both read gzip, zstd and xz compressed captures too (decompress.h): the
  * fast reader decompresses into its chunk buffer instead of read(2), and
  * libpcap gets the decompressed stream as a FILE.
@@ -21,6 +22,7 @@
 #include <pcap/pcap.h>
 
 #include "decompress.h"
+#include "pcapng.h"
 
 #define GD_ERRBUF 512
 
@@ -40,7 +42,9 @@ struct gd_reader {
 	uint32_t snaplen;   /* as libpcap reports it (0 or too large: the maximum) */
 	uint32_t maxcap;    /* fast path: largest record the link type allows */
 	int nsec_res;       /* 1: the file has nanosecond timestamps */
-	int fast;           /* 1: fast classic-pcap path */
+	int fast;           /* 1: fast path (classic pcap, or pcapng when ng) */
+	int ng;             /* fast path: pcapng (pcapng.h) */
+	struct pcapng_state ngs; /* its reading state */
 	/* fast path */
 	int fd;
 	int swapped;
