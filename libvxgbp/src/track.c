@@ -42,7 +42,8 @@ size_t vxgbp_track_size(void)
 
 int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 {
-	const unsigned modes = VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX | VXGBP_TRACK_FLOWS;
+	const unsigned modes = VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX | VXGBP_TRACK_FLOWS |
+			       VXGBP_TRACK_FIRSTS;
 	struct trk_mem m;
 	struct trk_state *st;
 	size_t size;
@@ -50,7 +51,8 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	if (!t)
 		return VXGBP_E_INVAL;
 	t->st = NULL;
-	if (!o || !o->zalloc || !o->free || !o->what || (o->what & ~modes))
+	if (!o || !o->zalloc || !o->free || !o->what || (o->what & ~modes) ||
+	    ((o->what & VXGBP_TRACK_FIRSTS) && !(o->what & VXGBP_TRACK_RULES)))
 		return VXGBP_E_INVAL;
 	m.zalloc = o->zalloc;
 	m.free = o->free;
@@ -70,6 +72,11 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	vxgbpi_tab_init(&st->pairs, TRK_KEY4);
 	vxgbpi_tab_init(&st->vnis, TRK_KEY4);
 	vxgbpi_tab_init(&st->bflows, TRK_KEY6);
+	if ((o->what & VXGBP_TRACK_FIRSTS) && vxgbpi_firsts_init(st) < 0) {
+		m = st->mem; /* st itself goes back */
+		vxgbpi_mem_put(&m, st, size);
+		return VXGBP_E_NOSPACE;
+	}
 	t->st = st;
 	return 0;
 }
@@ -86,6 +93,7 @@ void vxgbp_track_fini(struct vxgbp_track *t)
 	vxgbpi_tab_free(&st->mem, &st->pairs);
 	vxgbpi_tab_free(&st->mem, &st->vnis);
 	vxgbpi_flows_free(st);
+	vxgbpi_firsts_free(st);
 	m = st->mem; /* st itself goes back last */
 	vxgbpi_mem_put(&m, st, st->size);
 	t->st = NULL;

@@ -197,6 +197,29 @@ struct trk_dup {
 	uint16_t group;
 };
 
+/* The rule a frame (flags cf, group cg) finds in a cache slot that holds the
+ * same inner frame seen with flags pf, group pg (track_rules.c's dup_check,
+ * and a merge judging a slot across captures, track_merge.c). */
+static inline unsigned trk_dup_rule(uint16_t pf, uint16_t pg, uint16_t cf, uint16_t cg)
+{
+	const uint16_t ga = VXGBP_F_G | VXGBP_F_A;
+	int pa = (pf & ga) == ga, ca = (cf & ga) == ga;
+
+	if (pa && !ca)
+		return VXGBP_R_A_CLEARED;
+	if ((pf & VXGBP_F_G) && (cf & VXGBP_F_G) && pg != cg && (pa || ca))
+		return VXGBP_R_POLICY_REAPPLIED;
+	return 0;
+}
+
+/* VXGBP_TRACK_FIRSTS (track_merge.c): a cache slot's first frame. */
+struct trk_dfirst {
+	uint64_t h, frame; /* frame 0: the slot was not used */
+	uint32_t len;
+	uint16_t flags, group;
+	int32_t off;
+};
+
 /* A frame's matrix updates (track_matrix.c). */
 struct trk_pend {
 	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
@@ -245,6 +268,11 @@ struct trk_state {
 	struct trk_tab bflows;     /* FLOWS: key -> index in recs (v.cnt.frames) */
 	struct trk_flowrec *recs;  /* FLOWS: nrecs of caprecs, from zalloc */
 	size_t nrecs, caprecs;
+	/* FIRSTS (track_merge.c; NULL/empty without): where the rules first
+	 * saw each endpoint and flow key (v.ep: frame, group, flags; mgroup
+	 * holds the VXLAN header offset), each cache slot's first frame */
+	struct trk_tab fst_eps, fst_flows;
+	struct trk_dfirst *dfirst; /* [TRK_DUP_SLOTS] */
 };
 
 struct vxgbp_track {
@@ -258,6 +286,16 @@ unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uin
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p);
 unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_flows_free(struct trk_state *st);
+/* FIRSTS (track_merge.c): start and give back its records; the first
+ * frame to use cache slot d; the first sighting of the key in slot s (nw
+ * key words) by the rules.  first_note returns VXGBP_TRACK_FULL_* when the
+ * record found no room. */
+int vxgbpi_firsts_init(struct trk_state *st);
+void vxgbpi_firsts_free(struct trk_state *st);
+void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
+			const struct vxgbp_pkt *p, uint64_t frame);
+unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsigned nw,
+			   const struct vxgbp_pkt *p, uint64_t frame);
 /* Apply the update the pipeline holds (none: nothing). */
 unsigned vxgbpi_matrix_flush(struct trk_state *st);
 

@@ -103,18 +103,10 @@ static unsigned dup_check(struct trk_dup *d, uint64_t hh, const struct vxgbp_pkt
 {
 	const struct vxgbp_hdr *h = &p->vx;
 	size_t len = p->caplen - (size_t)p->inner.l2.off;
-	int gbp = vxgbp_hdr_has_gbp(h);
 	unsigned rule = 0;
 
 	if (d->frame && d->h == hh && d->len == len) {
-		int pa = (d->flags & (VXGBP_F_G | VXGBP_F_A)) == (VXGBP_F_G | VXGBP_F_A);
-		int ca = gbp && (h->flags & VXGBP_F_A);
-		int pg = (d->flags & VXGBP_F_G) != 0;
-
-		if (pa && !ca)
-			rule = VXGBP_R_A_CLEARED;
-		else if (pg && gbp && d->group != h->group && (pa || ca))
-			rule = VXGBP_R_POLICY_REAPPLIED;
+		rule = trk_dup_rule(d->flags, d->group, h->flags, h->group);
 		if (rule)
 			add_hit(r, rule, VXGBP_KEY_FRAME, d->frame, d->group, d->flags);
 	}
@@ -231,14 +223,20 @@ static unsigned changes(struct trk_state *st, const struct keys *k, const struct
 	struct trk_slot *s;
 
 	s = slot_of(st, &st->eps, k->s_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full, fe);
+	if (st->dfirst && s && !s->v.ep.frame) /* FIRSTS: track_merge.c */
+		full |= vxgbpi_first_note(st, s, TRK_KEY4, p, frame);
 	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
 	if (k->has_ip) {
 		s = slot_of(st, &st->eps, k->s_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full, fe);
+		if (st->dfirst && s && !s->v.ep.frame)
+			full |= vxgbpi_first_note(st, s, TRK_KEY4, p, frame);
 		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r);
 	}
 	if (k->has_flow) {
 		s = slot_of(st, &st->flows, k->s_flow, st->flows.cap, k->flow, TRK_KEY6,
 			    k->h_flow, &full, ff);
+		if (st->dfirst && s && !s->v.ep.frame)
+			full |= vxgbpi_first_note(st, s, TRK_KEY6, p, frame);
 		judge(s, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r);
 	}
 	return full;
@@ -263,6 +261,8 @@ unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uin
 	if (gbp)
 		keys_make(&k, st, p);
 	d = dup_slot(st, p, &hh);
+	if (st->dfirst) /* FIRSTS: track_merge.c */
+		vxgbpi_first_touch(st, d, hh, p, frame);
 	if (gbp)
 		keys_find(&k, st);
 	if (dup_check(d, hh, p, frame, r) || !gbp)

@@ -819,6 +819,74 @@ int vxgbp_track_flow_stats(const struct vxgbp_track *t, size_t *held, uint64_t *
  * VXGBP_E_NOSPACE, or VXGBP_E_INVAL (no tracker, or no VXGBP_TRACK_FLOWS). */
 int vxgbp_track_flows(const struct vxgbp_track *t, struct vxgbp_track_flow *out, size_t n);
 
+/* Since 1.2: the tracker's state, for a summary that can be merged with the
+ * summaries of the captures before and after it (gbpdump --merge,
+ * docs/merge.md).
+ *
+ * VXGBP_TRACK_FIRSTS (with VXGBP_TRACK_RULES) also records where the rules
+ * first saw each endpoint and flow key (frame, group, VXLAN header offset)
+ * and, for each slot of the recent-frame cache, the first frame that used
+ * it: what a later merge judges against the state the captures before left
+ * (a key's first sighting against its last group there, a cache slot's
+ * first frame against its last content there).  Without it the per-frame
+ * work is what it was; with it the records take budget like the tables
+ * (the cache's first frames 2 MiB at init). */
+#define VXGBP_TRACK_FIRSTS 0x8u     /* vxgbp_track_opts.what: first sightings */
+
+enum vxgbp_track_kind {
+	VXGBP_ENT_ENDPOINT = 1, /* rules' and matrix's endpoints */
+	VXGBP_ENT_FLOW,         /* rules' flows (one direction each) */
+	VXGBP_ENT_PAIR,         /* matrix: (source group, VNI, inner destination) */
+	VXGBP_ENT_VNI,          /* matrix: per VNI */
+};
+
+/* One key of a table and what the tracker holds for it. */
+struct vxgbp_track_entry {
+	uint32_t vni;
+	uint8_t family;         /* endpoint, pair's destination: 0 MAC (6 bytes
+	                           of addr), 4 IPv4 or ARP sender, 6 IPv6;
+	                           flow: its IP version */
+	uint8_t proto;          /* flow: IP protocol */
+	uint16_t sport, dport;  /* flow: ports (TCP, UDP; else 0) */
+	uint8_t addr[16];       /* endpoint; pair's destination; flow's source */
+	uint8_t addr2[16];      /* flow's destination */
+	uint32_t src_group;     /* pair: group ID or VXGBP_GROUP_NONE */
+	uint64_t frames, bytes; /* pair, VNI */
+	uint32_t learned;       /* endpoint: the group the matrix learned (its
+	                           last GBP frame), or VXGBP_GROUP_UNKNOWN */
+	uint64_t last_frame;    /* endpoint, flow: the rules' last sighting; 0
+	                           none (a matrix-only endpoint) */
+	uint16_t last_group, last_flags;
+	uint64_t first_frame;   /* FIRSTS: the rules' first sighting; 0 none */
+	uint16_t first_group;
+	int first_off;          /* that frame's VXLAN header offset */
+};
+/* The next entry of `kind` at or after *it (start at 0), in no particular
+ * order: 1 (e filled, *it stepped past it), 0 at the end, VXGBP_E_INVAL (no
+ * tracker, or an unknown kind). */
+int vxgbp_track_next(const struct vxgbp_track *t, enum vxgbp_track_kind kind, size_t *it,
+		     struct vxgbp_track_entry *e);
+
+/* A frame in the recent-frame cache (VXGBP_TRACK_RULES). */
+struct vxgbp_track_cached {
+	uint32_t slot;          /* the cache slot (hash bits) */
+	uint32_t len;           /* inner frame bytes hashed */
+	uint64_t hash;          /* of VNI + inner bytes */
+	uint64_t frame;
+	uint16_t flags, group;  /* that frame's VXLAN flags word and group ID */
+	int off;                /* its VXLAN header offset (first frames only; else -1) */
+};
+/* The next used slot at or after *it: what the cache holds now (first 0),
+ * or the first frame that used each slot (first 1; VXGBP_TRACK_FIRSTS).
+ * 1, 0 at the end, VXGBP_E_INVAL (no tracker, no cache, no FIRSTS). */
+int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
+			   struct vxgbp_track_cached *c);
+/* The rule the tracker finds when frame cur uses the slot holding prev:
+ * VXGBP_R_POLICY_REAPPLIED, VXGBP_R_A_CLEARED, or 0 (not the same inner
+ * frame, or no change to report). */
+unsigned vxgbp_track_cache_judge(const struct vxgbp_track_cached *prev,
+				 const struct vxgbp_track_cached *cur);
+
 /* ------------------------------------------------------------------------
  * Frame builder.
  */

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * track_merge.c - the tracker's state for a mergeable summary (vxgbp.h,
+ * "Since 1.2"): the first sightings VXGBP_TRACK_FIRSTS records, and the
+ * tables read back key by key.
+ *
+ * What it relies on in the other files (track.h): a table slot's key words
+ * as track_rules.c and track_matrix.c build them (endpoints and pairs:
+ * word 0 USED | VNI | aux << 32, word 1 the family 0/4/6, words 2-3 the
+ * address as trk_addr_words() packs it; rules' flows: word 0 USED | VNI |
+ * version << 24 | proto << 32, word 1 sport | dport << 16, words 2-5 the
+ * addresses), v.ep (frame, group, flags, mgroup) and v.cnt, and the cache
+ * slots (struct trk_dup).
+ */
+#include <string.h>
+
+#include "track.h"
+
+int vxgbpi_firsts_init(struct trk_state *st)
+{
+	vxgbpi_tab_init(&st->fst_eps, TRK_KEY4);
+	vxgbpi_tab_init(&st->fst_flows, TRK_KEY6);
+	st->dfirst = vxgbpi_mem_get(&st->mem, TRK_DUP_SLOTS * sizeof(*st->dfirst));
+	return st->dfirst ? 0 : -1;
+}
+
+void vxgbpi_firsts_free(struct trk_state *st)
+{
+	vxgbpi_tab_free(&st->mem, &st->fst_eps);
+	vxgbpi_tab_free(&st->mem, &st->fst_flows);
+	vxgbpi_mem_put(&st->mem, st->dfirst, TRK_DUP_SLOTS * sizeof(*st->dfirst));
+	st->dfirst = NULL;
+}
+
+void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
+			const struct vxgbp_pkt *p, uint64_t frame)
+{
+	struct trk_dfirst *f = &st->dfirst[d - st->dup];
+
+	if (f->frame)
+		return;
+	f->h = hh;
+	f->frame = frame;
+	f->len = (uint32_t)(p->caplen - (size_t)p->inner.l2.off);
+	f->flags = p->vx.flags;
+	f->group = p->vx.group;
+	f->off = p->vxlan_off;
+}
+
+unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsigned nw,
+			   const struct vxgbp_pkt *p, uint64_t frame)
+{
+	struct trk_tab *t = nw == TRK_KEY6 ? &st->fst_flows : &st->fst_eps;
+	uint64_t h = trk_hash(s->k, nw);
+	struct trk_slot *f;
+
+	if (trk_tab_find(t, s->k, nw, h))
+		return 0; /* seen before the rules' slot was made again */
+	if (!(f = vxgbpi_tab_insert(&st->mem, t, s->k, h)))
+		return nw == TRK_KEY6 ? VXGBP_TRACK_FULL_FLOWS : VXGBP_TRACK_FULL_ENDPOINTS;
+	f->v.ep.frame = frame;
+	f->v.ep.group = p->vx.group;
+	f->v.ep.flags = p->vx.flags;
+	f->v.ep.mgroup = (uint32_t)p->vxlan_off;
+	return 0;
+}
+
+/* ---- reading ---- */
+
+/* The address trk_addr_words() packed into w: len 6, 4 or 16 bytes. */
+static void words_addr(uint8_t *a, const uint64_t *w, size_t len)
+{
+	uint32_t lo = (uint32_t)w[0];
+	uint16_t hi = (uint16_t)(w[0] >> 32);
+
+	memset(a, 0, 16);
+	if (len == 16) {
+		memcpy(a, &w[0], 8);
+		memcpy(a + 8, &w[1], 8);
+		return;
+	}
+	memcpy(a, &lo, 4);
+	if (len == 6)
+		memcpy(a + 4, &hi, 2);
+}
+
+static size_t family_len(uint64_t family)
+{
+	return family == 6 ? 16 : family == 4 ? 4 : 6;
+}
+
+/* The next used slot of t at or after *it, or NULL. */
+static const struct trk_slot *next_slot(const struct trk_tab *t, size_t *it)
+{
+	for (; *it < t->cap; (*it)++)
+		if (t->s[*it].k[0])
+			return &t->s[(*it)++];
+	return NULL;
+}
+
+/* The rules' first sighting of key k (nw words) into e. */
+static void first_of(const struct trk_state *st, const uint64_t *k, unsigned nw,
+		     struct vxgbp_track_entry *e)
+{
+	const struct trk_tab *t = nw == TRK_KEY6 ? &st->fst_flows : &st->fst_eps;
+	const struct trk_slot *f = trk_tab_find(t, k, nw, trk_hash(k, nw));
+
+	if (!f)
+		return;
+	e->first_frame = f->v.ep.frame;
+	e->first_group = f->v.ep.group;
+	e->first_off = (int)(int32_t)f->v.ep.mgroup;
+}
+
+static void endpoint_out(const struct trk_state *st, const struct trk_slot *s,
+			 struct vxgbp_track_entry *e)
+{
+	e->vni = (uint32_t)(s->k[0] & VXGBP_VNI_MAX);
+	e->family = (uint8_t)s->k[1];
+	words_addr(e->addr, &s->k[2], family_len(s->k[1]));
+	e->learned = s->v.ep.mgroup & TRK_LEARNED ? s->v.ep.mgroup & ~TRK_LEARNED
+						  : VXGBP_GROUP_UNKNOWN;
+	e->last_frame = s->v.ep.frame;
+	e->last_group = s->v.ep.group;
+	e->last_flags = s->v.ep.flags;
+	first_of(st, s->k, TRK_KEY4, e);
+}
+
+static void flow_out(const struct trk_state *st, const struct trk_slot *s,
+		     struct vxgbp_track_entry *e)
+{
+	size_t alen;
+
+	e->vni = (uint32_t)(s->k[0] & VXGBP_VNI_MAX);
+	e->family = (uint8_t)(s->k[0] >> 24);
+	e->proto = (uint8_t)(s->k[0] >> 32);
+	e->sport = (uint16_t)s->k[1];
+	e->dport = (uint16_t)(s->k[1] >> 16);
+	alen = e->family == 6 ? 16 : 4;
+	words_addr(e->addr, &s->k[2], alen);
+	words_addr(e->addr2, &s->k[4], alen);
+	e->last_frame = s->v.ep.frame;
+	e->last_group = s->v.ep.group;
+	e->last_flags = s->v.ep.flags;
+	first_of(st, s->k, TRK_KEY6, e);
+}
+
+int vxgbp_track_next(const struct vxgbp_track *t, enum vxgbp_track_kind kind, size_t *it,
+		     struct vxgbp_track_entry *e)
+{
+	struct trk_state *st;
+	const struct trk_tab *tab;
+	const struct trk_slot *s;
+
+	if (!t || !(st = t->st) || !it || !e)
+		return VXGBP_E_INVAL;
+	vxgbpi_matrix_flush(st);
+	tab = kind == VXGBP_ENT_ENDPOINT ? &st->eps : kind == VXGBP_ENT_FLOW ? &st->flows
+	      : kind == VXGBP_ENT_PAIR ? &st->pairs : kind == VXGBP_ENT_VNI ? &st->vnis : NULL;
+	if (!tab)
+		return VXGBP_E_INVAL;
+	if (!(s = next_slot(tab, it)))
+		return 0;
+	memset(e, 0, sizeof(*e));
+	e->first_off = -1;
+	if (kind == VXGBP_ENT_ENDPOINT) {
+		endpoint_out(st, s, e);
+	} else if (kind == VXGBP_ENT_FLOW) {
+		flow_out(st, s, e);
+	} else {
+		e->vni = (uint32_t)(s->k[0] & VXGBP_VNI_MAX);
+		e->frames = s->v.cnt.frames;
+		e->bytes = s->v.cnt.bytes;
+		if (kind == VXGBP_ENT_PAIR) {
+			e->src_group = (uint32_t)((s->k[0] & ~TRK_USED) >> 32);
+			e->family = (uint8_t)s->k[1];
+			words_addr(e->addr, &s->k[2], family_len(s->k[1]));
+		}
+	}
+	return 1;
+}
+
+int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
+			   struct vxgbp_track_cached *c)
+{
+	const struct trk_state *st;
+
+	if (!t || !(st = t->st) || !it || !c || !st->dup || (first && !st->dfirst))
+		return VXGBP_E_INVAL;
+	for (; *it < TRK_DUP_SLOTS; (*it)++) {
+		size_t i = *it;
+
+		if (first ? !st->dfirst[i].frame : !st->dup[i].frame)
+			continue;
+		memset(c, 0, sizeof(*c));
+		c->slot = (uint32_t)i;
+		if (first) {
+			c->hash = st->dfirst[i].h;
+			c->len = st->dfirst[i].len;
+			c->frame = st->dfirst[i].frame;
+			c->flags = st->dfirst[i].flags;
+			c->group = st->dfirst[i].group;
+			c->off = st->dfirst[i].off;
+		} else {
+			c->hash = st->dup[i].h;
+			c->len = st->dup[i].len;
+			c->frame = st->dup[i].frame;
+			c->flags = st->dup[i].flags;
+			c->group = st->dup[i].group;
+			c->off = -1;
+		}
+		(*it)++;
+		return 1;
+	}
+	return 0;
+}
+
+unsigned vxgbp_track_cache_judge(const struct vxgbp_track_cached *prev,
+				 const struct vxgbp_track_cached *cur)
+{
+	if (!prev || !cur || !prev->frame || prev->slot != cur->slot ||
+	    prev->hash != cur->hash || prev->len != cur->len)
+		return 0;
+	return trk_dup_rule(prev->flags, prev->group, cur->flags, cur->group);
+}
