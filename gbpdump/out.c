@@ -110,6 +110,31 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width)
 	out_write(o, t, (size_t)width);
 }
 
+void out_spaces(struct gd_out *o, int n)
+{
+	static const char sp[32] = "                                ";
+
+	while (n > 0) {
+		int k = n < 32 ? n : 32;
+
+		out_write(o, sp, (size_t)k);
+		n -= k;
+	}
+}
+
+void out_u64_w(struct gd_out *o, uint64_t v, int width)
+{
+	char t[20];
+	int n = 0;
+
+	do {
+		t[sizeof(t) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_spaces(o, width - n);
+	out_write(o, t + sizeof(t) - n, (size_t)n);
+}
+
 void out_json_str(struct gd_out *o, const char *s)
 {
 	static const char hx[] = "0123456789abcdef";

@@ -30,6 +30,10 @@ void out_i64(struct gd_out *o, int64_t v);
 void out_hex(struct gd_out *o, uint64_t v, int min_digits);
 /* zero-padded decimal of exactly width digits */
 void out_dec_pad(struct gd_out *o, uint64_t v, int width);
+/* decimal right-aligned in a field of width (at most 32) characters,
+ * printf's "%*llu"; n spaces */
+void out_u64_w(struct gd_out *o, uint64_t v, int width);
+void out_spaces(struct gd_out *o, int n);
 /* a JSON string literal with quotes and escapes */
 void out_json_str(struct gd_out *o, const char *s);
 /* IPv4 (len 4) or IPv6 (len 16) address; MAC address */

@@ -36,12 +36,20 @@ int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 }
 
 /* A pair verdict of vxgbp_policy_pair(): "allow", "deny", "some". */
-/* A group in a 24-column field. */
+/* A group in a 24-column field (a plain ID without printf: the matrix
+ * of a large capture has tens of thousands of rows). */
 static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
 {
 	char buf[64];
-	int n = group_format(buf, sizeof(buf), g, groups);
+	int n;
 
+	if (g < VXGBP_GROUP_NONE && !vxgbp_groups_name(groups, (uint16_t)g)) {
+		out_write(o, "0x", 2);
+		out_hex(o, g, 4);
+		out_spaces(o, 24 - 6); /* g < 0x10000: four digits */
+		return;
+	}
+	n = group_format(buf, sizeof(buf), g, groups);
 	out_printf(o, "%-24.*s", n, buf);
 }
 
@@ -88,15 +96,24 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 		   (unsigned long long)tb->s.vxlan, (unsigned long long)tb->s.gbp,
 		   (unsigned long long)tb->s.other);
 	out_str(o, "\nPer VNI:\n       VNI       frames         bytes\n");
-	for (int i = 0; i < tb->nv; i++)
-		out_printf(o, "  %8u %12llu %13llu\n", tb->v[i].key,
-			   (unsigned long long)tb->v[i].frames, (unsigned long long)tb->v[i].bytes);
+	for (int i = 0; i < tb->nv; i++) {
+		out_write(o, "  ", 2); /* "  %8u %12llu %13llu" */
+		out_u64_w(o, tb->v[i].key, 8);
+		out_putc(o, ' ');
+		out_u64_w(o, tb->v[i].frames, 12);
+		out_putc(o, ' ');
+		out_u64_w(o, tb->v[i].bytes, 13);
+		out_putc(o, '\n');
+	}
 	out_str(o, "\nPer group:\n  group                         frames         bytes\n");
 	for (int i = 0; i < tb->ng; i++) {
 		out_str(o, "  ");
 		text_group(o, tb->g[i].key, groups);
-		out_printf(o, " %12llu %13llu\n", (unsigned long long)tb->g[i].frames,
-			   (unsigned long long)tb->g[i].bytes);
+		out_putc(o, ' ');
+		out_u64_w(o, tb->g[i].frames, 12);
+		out_putc(o, ' ');
+		out_u64_w(o, tb->g[i].bytes, 13);
+		out_putc(o, '\n');
 	}
 	out_printf(o, "\nGroup to group (destination group learned from its own frames):\n"
 		   "  source                   destination                    frames         bytes%s\n",
@@ -106,8 +123,10 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 		text_group(o, tb->c[i].src, groups);
 		out_putc(o, ' ');
 		text_group(o, tb->c[i].dst, groups);
-		out_printf(o, "  %12llu %13llu", (unsigned long long)tb->c[i].frames,
-			   (unsigned long long)tb->c[i].bytes);
+		out_write(o, "  ", 2);
+		out_u64_w(o, tb->c[i].frames, 12);
+		out_putc(o, ' ');
+		out_u64_w(o, tb->c[i].bytes, 13);
 		if (policy) /* --policy: the pair's verdict */
 			out_printf(o, "  %s",
 				   group_verdict_name(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "track.h"
+#include "track_sort.h"
 
 /* One frame's flow: the key, its hash, and the side its sender is. */
 struct fkey {
@@ -241,6 +242,6 @@ int vxgbp_track_flows(const struct vxgbp_track *t, struct vxgbp_track_flow *out,
 	for (size_t i = 0; i < st->bflows.cap; i++)
 		if (st->bflows.s[i].k[0])
 			flow_out(st, &st->bflows.s[i], &out[m++]);
-	vxgbpi_sort(out, m, sizeof(*out), flow_cmp);
+	TRK_SORT(out, m, flow_cmp);
 	return (int)m;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "track.h"
+#include "track_sort.h"
 
 /* The endpoint on one side of the inner frame: its IP address when there
  * is one, else its ARP address, else its MAC; aux (pairs: the source
@@ -165,7 +166,7 @@ int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out,
 		out[m].bytes = s->v.cnt.bytes;
 		m++;
 	}
-	vxgbpi_sort(out, m, sizeof(*out), count_cmp);
+	TRK_SORT(out, m, count_cmp);
 	return (int)m;
 }
 
@@ -182,7 +183,7 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 		out[i].frames = st->g_frames[st->seen[i]];
 		out[i].bytes = st->g_bytes[st->seen[i]];
 	}
-	vxgbpi_sort(out, st->nseen, sizeof(*out), count_cmp);
+	TRK_SORT(out, st->nseen, count_cmp);
 	return (int)st->nseen;
 }
 
@@ -219,7 +220,7 @@ int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out
 		out[m].bytes = ps->v.cnt.bytes;
 		m++;
 	}
-	vxgbpi_sort(out, m, sizeof(*out), cell_cmp);
+	TRK_SORT(out, m, cell_cmp);
 	for (size_t i = 0; i < m; i++) {
 		if (w && out[w - 1].src == out[i].src && out[w - 1].dst == out[i].dst) {
 			out[w - 1].frames += out[i].frames;

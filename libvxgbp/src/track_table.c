@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "track.h"
+#include "track_sort.h"
 
 void *vxgbpi_mem_get(struct trk_mem *m, size_t size)
 {
@@ -104,7 +105,7 @@ static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
 	}
 }
 
-/* Move element i of the heap [0, n) down to its place. */
+/* Move element i of the heap [0, n) down to its place, swapping. */
 static void sift_down(unsigned char *b, size_t i, size_t n, size_t size,
 		      int (*cmp)(const void *, const void *))
 {
@@ -122,14 +123,26 @@ static void sift_down(unsigned char *b, size_t i, size_t n, size_t size,
 	}
 }
 
-void vxgbpi_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+static void swap_heapsort(unsigned char *b, size_t n, size_t size,
+			  int (*cmp)(const void *, const void *))
 {
-	unsigned char *b = base;
-
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(b, i, n, size, cmp);
 	for (size_t end = n; end > 1; end--) {
 		swap_bytes(b, b + (end - 1) * size, size);
 		sift_down(b, 0, end - 1, size, cmp);
 	}
+}
+
+void vxgbpi_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	unsigned char *b = base, tmp[256];
+
+	if (n < 2)
+		return;
+	if (size > sizeof(tmp)) { /* none of the tracker's: swap in place */
+		swap_heapsort(b, n, size, cmp);
+		return;
+	}
+	trk_heapsort(b, n, size, tmp, cmp);
 }
