@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 
 #include <pcap/pcap.h>
 
+#include "cli.h"
 #include "live.h"
 
 #define LINKTYPE_ETHERNET 1
@@ -156,6 +158,45 @@ static int sock_open(struct gd_live *l, struct gd_live_sock *s, size_t ring_byte
 	return 0;
 }
 
+/* -j's default: the CPUs this process may run on. */
+static unsigned cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0 || (n = CPU_COUNT(&set)) < 1)
+		return 1;
+	return (unsigned)n > GD_LIVE_MAX_SOCKS ? GD_LIVE_MAX_SOCKS : (unsigned)n;
+}
+
+int live_opt(struct gd_live_opts *lo, int which, const char *arg)
+{
+	unsigned long long v;
+	size_t sz;
+
+	if (which == 'j') {
+		if (cli_parse_num(arg, GD_LIVE_MAX_SOCKS, &v) || v == 0) {
+			fprintf(stderr, "gbpdump: -j: expected 1-%d workers, got '%s'\n",
+				GD_LIVE_MAX_SOCKS, arg);
+			return -1;
+		}
+		lo->workers = (unsigned)v;
+		return 0;
+	}
+	if (which == 'B') /* KiB, as tcpdump */
+		sz = cli_parse_num(arg, GD_LIVE_RING_MAX / 1024, &v) ? 0 : (size_t)v * 1024;
+	else if (cli_parse_size(arg, &sz))
+		sz = 0;
+	if (sz >= GD_LIVE_RING_MIN && sz <= GD_LIVE_RING_MAX) {
+		lo->ring_bytes = sz;
+		return 0;
+	}
+	fprintf(stderr, "gbpdump: %s: expected a ring size of %u KiB to %u MiB%s, got '%s'\n",
+		which == 'B' ? "-B" : "--ring-size", GD_LIVE_RING_MIN / 1024,
+		GD_LIVE_RING_MAX >> 20, which == 'B' ? " (in KiB)" : " (k, M, G suffixes)", arg);
+	return -1;
+}
+
 int live_open(struct gd_live *l, const char *iface, uint32_t snaplen, size_t ring_bytes,
 	      unsigned nsock, char *errbuf)
 {
@@ -164,7 +205,7 @@ int live_open(struct gd_live *l, const char *iface, uint32_t snaplen, size_t rin
 	memset(l, 0, sizeof(*l));
 	l->name = iface;
 	l->snaplen = snaplen;
-	l->nsock = nsock ? nsock : 1;
+	l->nsock = nsock ? nsock : cpus();
 	if (l->nsock > GD_LIVE_MAX_SOCKS)
 		l->nsock = GD_LIVE_MAX_SOCKS;
 	if (strlen(iface) >= IFNAMSIZ || !(l->ifindex = (int)if_nametoindex(iface))) {
@@ -283,6 +324,11 @@ int live_set_filter(struct gd_live *l, const char *expr, char *errbuf)
 		pcap_close(dead);
 	}
 	l->armed = rc == 0;
+	if (l->armed) /* as tcpdump says it, when frames can come in */
+		fprintf(stderr, "gbpdump: listening on %s, link-type EN10MB (Ethernet), snapshot "
+			"length %u bytes, %u worker%s, TPACKET_V3 ring of %zu KiB each\n",
+			l->name, l->snaplen, l->nsock, l->nsock > 1 ? "s" : "",
+			l->sock[0].ring_len / 1024);
 	return rc;
 }
 
@@ -357,8 +403,13 @@ bad:
 	return -1;
 }
 
+static int stopped(const volatile sig_atomic_t *sig, const atomic_int *halt)
+{
+	return (sig && *sig) || (halt && atomic_load(halt));
+}
+
 int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
-	      volatile sig_atomic_t *stop, char *errbuf)
+	      const volatile sig_atomic_t *sig, const atomic_int *halt, char *errbuf)
 {
 	struct gd_live_sock *s = &l->sock[i];
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN | POLLERR };
@@ -366,7 +417,7 @@ int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
 	if (!l->armed && live_set_filter(l, NULL, errbuf) < 0)
 		return -1;
 	while (!live_ready(l, i)) {
-		if (stop && *stop)
+		if (stopped(sig, halt))
 			return 0;
 		if (poll(&pfd, 1, POLL_MS) < 0 && errno != EINTR) {
 			snprintf(errbuf, GD_ERRBUF, "%s: poll: %s", l->name, strerror(errno));
@@ -383,7 +434,7 @@ int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
 			}
 		}
 	}
-	if (stop && *stop)
+	if (stopped(sig, halt))
 		return 0;
 	return frame_at(l, s, rec, errbuf) < 0 ? -1 : 1;
 }
@@ -428,6 +479,7 @@ void live_finish(struct gd_live *l, struct gd_live_counts *c)
 		c->freezes += s->freezes;
 		c->unread += count_unread(s);
 	}
+	c->unread += l->discarded;
 }
 
 void live_close(struct gd_live *l)
@@ -452,7 +504,7 @@ void live_print_counts(struct gd_reader *r, unsigned long long captured)
 		"%llu packets dropped by kernel\n", captured,
 		(unsigned long long)c.received, (unsigned long long)c.dropped);
 	if (c.have_unread)
-		fprintf(stderr, "%llu packets left unread in the ring\n"
+		fprintf(stderr, "%llu packets not analysed: in a ring when the capture stopped\n"
 			"%llu times a ring was full\n", (unsigned long long)c.unread,
 			(unsigned long long)c.freezes);
 }

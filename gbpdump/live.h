@@ -16,6 +16,7 @@
 #define GBPDUMP_LIVE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,8 @@
 /* Ring size per socket when -B is not given: 32 MiB, a third of a second
  * of 128-byte frames at 1M frames/s (docs/live.md). */
 #define GD_LIVE_RING_DEFAULT (32u * 1024 * 1024)
-#define GD_LIVE_RING_MIN (64u * 1024)
+#define GD_LIVE_RING_MIN (128u * 1024)
+#define GD_LIVE_RING_MAX (4095u * 1024 * 1024)
 #define GD_LIVE_MAX_SOCKS 256
 
 struct gd_live_sock {
@@ -47,6 +49,7 @@ struct gd_live {
 	unsigned nsock;
 	int armed;              /* the real filter (or none) replaced drop-all */
 	struct gd_live_sock *sock;
+	uint64_t discarded;     /* taken from a ring after the stop, not analysed */
 };
 
 /* Open nsock sockets on iface.  0; -1 with errbuf; -2 when the interface's
@@ -57,11 +60,13 @@ int live_open(struct gd_live *l, const char *iface, uint32_t snaplen, size_t rin
 /* Compile expr (NULL: none) for the interface's link type and put it on
  * every socket in place of the drop-all filter.  0 or -1 with errbuf. */
 int live_set_filter(struct gd_live *l, const char *expr, char *errbuf);
-/* The next frame of socket i: 1, 0 when *stop became set, -1 on error.
- * Waits for frames (poll), looking at *stop at least every 100 ms.
- * rec->data stays valid until the next call for the same socket. */
+/* The next frame of socket i: 1, 0 when *sig (a signal handler's flag,
+ * this thread's) or *halt (another thread's) became set, -1 on error;
+ * either may be NULL.  Waits for frames (poll), looking at the flags at
+ * least every 100 ms.  rec->data stays valid until the next call for the
+ * same socket. */
 int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
-	      volatile sig_atomic_t *stop, char *errbuf);
+	      const volatile sig_atomic_t *sig, const atomic_int *halt, char *errbuf);
 /* 1 when socket i has a frame ready without waiting. */
 int live_ready(struct gd_live *l, unsigned i);
 /* Stop the capture (drop-all filter), count what is left in the rings and
@@ -71,5 +76,18 @@ void live_close(struct gd_live *l);
 /* The end of a live capture on standard error (docs/live.md): captured
  * (frames gbpdump read), and what reader_live_counts() gives. */
 void live_print_counts(struct gd_reader *r, unsigned long long captured);
+
+/* -B KIB ('B'), --ring-size SIZE ('R'), -j N ('j') into lo.  0, or -1
+ * after a message. */
+int live_opt(struct gd_live_opts *lo, int which, const char *arg);
+
+/* Several workers (live_run.c): one thread per socket runs the frame
+ * stages (frame.h) until *stop (a signal), -c, an output error or an
+ * error; r->count becomes the frames analysed.  0, or -1 with errbuf. */
+struct gd_frame_cfg;
+struct gd_frame_state;
+struct gd_out;
+int live_run(struct gd_reader *r, const struct gd_frame_cfg *fc, struct gd_frame_state *fs,
+	     struct gd_out *out, volatile sig_atomic_t *stop, char *errbuf);
 
 #endif /* GBPDUMP_LIVE_H */

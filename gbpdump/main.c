@@ -59,9 +59,14 @@ static void usage(FILE *f)
 "Input:\n"
 "  -r FILE         read a pcap or pcapng file ('-' for standard input), also\n"
 "                  gzip, zstd or xz compressed (told by its first bytes)\n"
-"  -i IFACE        capture live on IFACE (libpcap)\n"
+"  -i IFACE        capture live on IFACE: a TPACKET_V3 ring per worker, the\n"
+"                  BPF expression run in the kernel (docs/live.md)\n"
+"  -B KIB, --ring-size SIZE\n"
+"                  live: each worker's ring, in KiB as tcpdump's -B, or in\n"
+"                  bytes with k, M, G suffixes; default 32M\n"
 "  --libpcap       read classic pcap through libpcap too (the fast reader is\n"
-"                  the default; both give the same output)\n"
+"                  the default; both give the same output); with -i capture\n"
+"                  through libpcap (one worker)\n"
 "Selection:\n"
 "  -c N            stop after N matching frames\n"
 "  --port N        also decode UDP destination port N as VXLAN, at every\n"
@@ -149,6 +154,7 @@ struct opts {
 	int dot;                   /* --dot (with --stats) */
 	char *cmdline;             /* the options, less --report FILE (the report's header) */
 	int quiet;                 /* -q: no progress line */
+	struct gd_live_opts live;  /* -B/--ring-size, -j (live.c) */
 };
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
@@ -169,6 +175,7 @@ enum {
 
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
 enum { OPT_JUNIT = 0x1100, OPT_SARIF }; /* --junit, --sarif FILE (check_ci.c) */
+enum { OPT_RING = 0x1200 }; /* --ring-size SIZE (live.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -246,6 +253,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'q':
 		o->quiet = 1;
 		break;
+	case 'B':
+	case OPT_RING:
+		return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
 	case 't':
 		o->tflag++;
 		break;
@@ -441,6 +451,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-checksums", no_argument, NULL, OPT_NO_CSUM },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "dot", no_argument, NULL, OPT_DOT },
+		{ "ring-size", required_argument, NULL, OPT_RING },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -450,7 +461,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	vxgbp_parse_opts_init(&o->popts);
-	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:hq", lopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:hqB:", lopts, NULL)) != -1)
 		if ((rc = parse_opt(o, c, optarg)) != GO_ON)
 			return rc;
 	if ((rc = check_combos(o)) != GO_ON)
@@ -659,7 +670,9 @@ static int run_open(struct run *r, struct opts *o)
 		return rc;
 	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
 		return EXIT_USAGE;
-	if ((o->iface ? reader_open_live(&r->rd, o->iface, 262144, r->errbuf)
+	o->live.flags = o->read_flags;
+	o->live.workers = 1; /* the workers need the frame stages (frame.h) */
+	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		return EXIT_IO;

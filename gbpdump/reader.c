@@ -616,6 +616,8 @@ static int open_live_pcap(struct gd_reader *r, const char *iface, int snaplen,
 	r->linktype = pcap_datalink(r->pc);
 	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
 	r->nsec_res = pcap_get_tstamp_precision(r->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	fprintf(stderr, "gbpdump: listening on %s, link-type %s, snapshot length %u bytes, "
+		"libpcap\n", iface, pcap_datalink_val_to_name(pcap_datalink(r->pc)), r->snaplen);
 	return 0;
 }
 
@@ -810,7 +812,7 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 /* The live rings: frames in place, one socket (one worker). */
 static int next_live(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
-	int rc = live_next(r->lv, 0, rec, r->stop, errbuf);
+	int rc = live_next(r->lv, 0, rec, r->stop, NULL, errbuf);
 
 	if (rc == 1)
 		rec->no = ++r->count;
