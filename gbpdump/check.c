@@ -73,6 +73,8 @@ struct gd_check {
 	char off_why[48];            /* "off in profile linux" */
 	void (*extra)(void *ctx, struct gd_out *o, int json); /* check_set_extra() */
 	void *extra_ctx;
+	void (*tail)(void *ctx, struct gd_out *o); /* check_set_tail() */
+	void *tail_ctx;
 	uint64_t cnt[VXGBP_R__COUNT][3];
 	unsigned n_occ[VXGBP_R__COUNT][3];
 	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
@@ -458,6 +460,35 @@ void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o,
 	c->extra_ctx = ctx;
 }
 
+void check_set_tail(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o), void *ctx)
+{
+	c->tail = fn;
+	c->tail_ctx = ctx;
+}
+
+void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
+		  const struct check_occ *first, unsigned n)
+{
+	if (rule >= VXGBP_R__COUNT || level < 0 || level > 2)
+		return;
+	c->cnt[rule][level] = count;
+	c->n_occ[rule][level] = n < CHECK_FIRST ? n : CHECK_FIRST;
+	for (unsigned i = 0; i < c->n_occ[rule][level]; i++) {
+		struct occ *o = &c->occ[rule][level][i];
+
+		memset(o, 0, sizeof(*o));
+		o->frame = first[i].frame;
+		o->off = first[i].off;
+		o->level = (unsigned char)(PL_MUST + level);
+		snprintf(o->what, sizeof(o->what), "%s", first[i].what);
+	}
+}
+
+void check_import_unjudged(struct gd_check *c, uint64_t n)
+{
+	c->unjudged = n;
+}
+
 /* The per-frame findings f of one header, through the profile. */
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
@@ -655,10 +686,14 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 		out_putc(o, ']');
 	if (c->extra)
 		c->extra(c->extra_ctx, o, json);
-	if (json)
-		out_printf(o, ",\"verdict\":\"%s\",\"exit\":%d}}\n",
+	if (json) {
+		out_printf(o, ",\"verdict\":\"%s\",\"exit\":%d}",
 			   rc == CHECK_EXIT_FAIL ? "fail" : rc == CHECK_EXIT_WARN ? "warn" : "pass",
 			   rc);
+		if (c->tail)
+			c->tail(c->tail_ctx, o);
+		out_str(o, "}\n");
+	}
 	else
 		out_printf(o, "\nverdict: %s (%llu MUST, %llu SHOULD, %llu INFO findings; "
 			   "%llu frame%s not judged)\n",

@@ -119,6 +119,16 @@ void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const cha
 void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o, int json),
 		     void *ctx);
 
+/* fn(ctx, o) writes more members of the JSON document after "check"
+ * (",\"summary\":{...}", merge.h). */
+void check_set_tail(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o), void *ctx);
+/* gbpdump --merge: set rule's count at level (CHECK_MUST.._INFO) and its
+ * first n occurrences (frame, off, what are used), and the frames not
+ * judged, as a run would have left them. */
+void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
+		  const struct check_occ *first, unsigned n);
+void check_import_unjudged(struct gd_check *c, uint64_t n);
+
 /* Fill cr with the rule at or after *it and step *it past it: 1, or 0
  * when there is none left.  Start with *it = 0. */
 int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *cr);

@@ -31,6 +31,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "report.h"
+#include "merge.h"
 #include "stats.h"
 #include "writer.h"
 
@@ -54,6 +55,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: gbpdump [-r FILE | -i IFACE] [options] [BPF expression]\n"
+"       gbpdump --merge [--json] [--groups FILE] [--policy FILE] SUMMARY...\n"
 "Print VXLAN and VXLAN Group Policy (draft-smith-vxlan-group-policy) traffic.\n"
 "\n"
 "Input:\n"
@@ -103,6 +105,9 @@ static void usage(FILE *f)
 "  --check         conformance report instead of frames: counts per rule\n"
 "                  (level, source), then the first occurrences; with --json one\n"
 "                  JSON object\n"
+"  --merge SUMMARY...  combine the summaries --stats --json and --check --json\n"
+"                  write (given in capture order) into what one run over all\n"
+"                  their captures prints (docs/merge.md); --json: as JSON\n"
 "  --junit FILE    also write the --check results (implies it) to FILE as JUnit\n"
 "                  XML: a test case per rule, failed by MUST or SHOULD findings\n"
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
@@ -155,6 +160,9 @@ struct opts {
 	char *cmdline;             /* the options, less --report FILE (the report's header) */
 	int quiet;                 /* -q: no progress line */
 	struct gd_live_opts live;  /* -B/--ring-size, -j (live.c) */
+	int merge;                 /* --merge: the summaries below (merge.c) */
+	char **mfiles;
+	int nmfiles;
 };
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
@@ -176,6 +184,7 @@ enum {
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
 enum { OPT_JUNIT = 0x1100, OPT_SARIF }; /* --junit, --sarif FILE (check_ci.c) */
 enum { OPT_RING = 0x1200 }; /* --ring-size SIZE (live.c) */
+enum { OPT_MERGE = 0x1300 }; /* --merge FILE... (merge.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -265,6 +274,9 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_JSON:
 		o->json = 1;
 		break;
+	case OPT_MERGE:
+		o->merge = 1;
+		break;
 	case OPT_STATS:
 		o->stats = 1;
 		break;
@@ -342,6 +354,14 @@ static int ci_names(const struct opts *o)
 /* Options that do not go together: GO_ON, or EXIT_USAGE. */
 static int check_combos(const struct opts *o)
 {
+	if (o->merge && (o->rfile || o->iface || o->wfile || o->report || o->dot || o->junit ||
+			 o->sarif)) {
+		fprintf(stderr, "gbpdump: --merge reads summaries: it does not combine with -r, "
+			"-i, -w, --report, --dot, --junit or --sarif\n");
+		return EXIT_USAGE;
+	}
+	if (o->merge)
+		return GO_ON;
 	if (!o->rfile == !o->iface) {
 		fprintf(stderr, "gbpdump: give exactly one of -r FILE or -i IFACE "
 			"(gbpdump --help)\n");
@@ -452,6 +472,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "dot", no_argument, NULL, OPT_DOT },
 		{ "ring-size", required_argument, NULL, OPT_RING },
+		{ "merge", no_argument, NULL, OPT_MERGE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -466,6 +487,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return rc;
 	if ((rc = check_combos(o)) != GO_ON)
 		return rc;
+	if (o->merge) { /* the summaries, in capture order (merge.c) */
+		o->mfiles = argv + optind;
+		o->nmfiles = argc - optind;
+		return GO_ON;
+	}
 	if ((optind < argc && !(o->filter = join_args(argc, argv, optind))) ||
 	    (o->report && !(o->cmdline = cmdline_join(argc, argv)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
@@ -576,6 +602,8 @@ static int open_track(struct run *r, const struct opts *o)
 
 	if (o->pfile) /* --policy: the flows; the audit alone needs nothing else */
 		to.what = (o->check || o->stats || o->report ? to.what : 0) | VXGBP_TRACK_FLOWS;
+	if (o->check && o->json) /* the summary's first sightings (merge.h) */
+		to.what |= VXGBP_TRACK_FIRSTS;
 	if ((o->check || o->report) && !(r->chk = check_new(o->profile, o->no_csum))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
@@ -889,6 +917,15 @@ static int write_ci(struct run *r, const struct opts *o, const struct vxgbp_trac
 	return ret;
 }
 
+/* What a mergeable summary records of this run (merge.h). */
+static void summary_run(const struct run *r, const struct opts *o, struct msum_run *m)
+{
+	*m = (struct msum_run){ o->rfile, r->rd.linktype, r->rd.count, o->profile, o->no_csum,
+				o->budget, o->gfile, o->pfile, o->filter,
+				o->want_vni ? (int64_t)o->vni : -1,
+				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count };
+}
+
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
 static int run_finish(struct run *r, const struct opts *o, int rr)
 {
@@ -896,6 +933,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	char lbuf[64];
 	const char *limit = track_limit(r, o, lbuf, sizeof(lbuf));
 	struct gd_audit audit = { 0 };
+	struct msum_run ms;
 	int rc = 0, x;
 
 	progress_clear(&r->progress); /* before any other output */
@@ -906,8 +944,10 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	}
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
+	summary_run(r, o, &ms);
 	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
 					     o->rfile ? o->rfile : o->iface)
+			 : o->json ? merge_stats_run(&ms, r->trk, r->out, &r->groups, r->policy)
 			 : stats_print(r->trk, r->out, &r->groups, o->json, r->policy)) < 0) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		rc = EXIT_IO;
@@ -921,7 +961,8 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	} else if (r->policy && !o->stats) {
 		policy_print(&audit, r->out, o->json, o->verbose);
 	}
-	if (o->check && (x = check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
+	if (o->check && (x = o->json ? merge_check_run(&ms, r->trk, r->chk, &s, limit, r->out)
+			     : check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
 		rc = x;
 	if (o->check && write_ci(r, o, &s, rr, rc) < 0)
 		rc = EXIT_IO;
@@ -970,6 +1011,19 @@ static void run_close(struct run *r, const struct opts *o)
 	free(r->gstore);
 }
 
+/* gbpdump --merge: --groups and --policy as for a run, then merge.c. */
+static int run_merge(struct run *r, const struct opts *o)
+{
+	int rc = open_groups(r, o);
+
+	if (rc != GO_ON)
+		return rc;
+	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
+		return EXIT_USAGE;
+	return merge_main(o->mfiles, o->nmfiles, o->json, o->gfile, o->pfile, &r->groups,
+			  r->policy);
+}
+
 int main(int argc, char **argv)
 {
 	static struct run run;
@@ -981,7 +1035,9 @@ int main(int argc, char **argv)
 		free(o.cmdline);
 		return rc;
 	}
-	if ((rc = run_open(&run, &o)) == GO_ON)
+	if (o.merge) /* summaries instead of a capture (merge.c) */
+		rc = run_merge(&run, &o);
+	else if ((rc = run_open(&run, &o)) == GO_ON)
 		rc = run_finish(&run, &o, run_loop(&run, &o));
 	run_close(&run, &o);
 	free(o.filter);

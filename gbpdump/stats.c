@@ -54,7 +54,8 @@ static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *
 }
 
 static void print_json(const struct tables *tb, struct gd_out *o,
-		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
+		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy,
+		       const struct stats_tail *tail)
 {
 	out_printf(o, "{\"stats\":{\"frames\":%llu,\"bytes\":%llu,\"vxlan\":%llu,"
 		   "\"gbp\":%llu,\"other\":%llu,\"vni\":[",
@@ -85,7 +86,10 @@ static void print_json(const struct tables *tb, struct gd_out *o,
 				   group_verdict_name(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
 		out_putc(o, '}');
 	}
-	out_str(o, "]}}\n");
+	out_str(o, "]}");
+	if (tail) /* more members of the document (merge.h: the summary) */
+		tail->fn(tail->ctx, o);
+	out_str(o, "}\n");
 }
 
 static void print_text(const struct tables *tb, struct gd_out *o,
@@ -134,16 +138,24 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 	}
 }
 
+void stats_print_tables(const struct tables *tb, struct gd_out *o,
+			const struct vxgbp_groups *groups, int json,
+			const struct vxgbp_policy *policy, const struct stats_tail *tail)
+{
+	if (json)
+		print_json(tb, o, groups, policy, tail);
+	else
+		print_text(tb, o, groups, policy);
+}
+
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
 		const struct vxgbp_groups *groups, int json, const struct vxgbp_policy *policy)
 {
 	struct tables tb = { 0 };
 	int rc = stats_tables_get(t, &tb);
 
-	if (!rc && json)
-		print_json(&tb, o, groups, policy);
-	else if (!rc)
-		print_text(&tb, o, groups, policy);
+	if (!rc)
+		stats_print_tables(&tb, o, groups, json, policy, NULL);
 	stats_tables_free(&tb);
 	return rc;
 }

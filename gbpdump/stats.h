@@ -30,4 +30,16 @@ void stats_tables_free(struct stats_tables *tb);
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
 		const struct vxgbp_groups *groups, int json, const struct vxgbp_policy *policy);
 
+/* More members after "stats" in the JSON document: fn writes
+ * ",\"key\":value..." (merge.h: the mergeable summary). */
+struct stats_tail {
+	void (*fn)(void *ctx, struct gd_out *o);
+	void *ctx;
+};
+/* stats_print from tables already made (gbpdump --merge makes them from
+ * summaries); tail NULL: none. */
+void stats_print_tables(const struct stats_tables *tb, struct gd_out *o,
+			const struct vxgbp_groups *groups, int json,
+			const struct vxgbp_policy *policy, const struct stats_tail *tail);
+
 #endif /* GBPDUMP_STATS_H */

@@ -60,8 +60,13 @@ unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsig
 		return nw == TRK_KEY6 ? VXGBP_TRACK_FULL_FLOWS : VXGBP_TRACK_FULL_ENDPOINTS;
 	f->v.ep.frame = frame;
 	f->v.ep.group = p->vx.group;
-	f->v.ep.flags = p->vx.flags;
-	f->v.ep.mgroup = (uint32_t)p->vxlan_off;
+	if (nw == TRK_KEY6) { /* a flow: the ports the parser read on that frame too */
+		f->v.ep.flags = p->vxlan_off >= 0 && p->vxlan_off < 0xffff
+				? (uint16_t)p->vxlan_off : 0xffff;
+		f->v.ep.mgroup = p->inner.l4.sport | (uint32_t)p->inner.l4.dport << 16;
+	} else {
+		f->v.ep.mgroup = (uint32_t)p->vxlan_off;
+	}
 	return 0;
 }
 
@@ -109,7 +114,13 @@ static void first_of(const struct trk_state *st, const uint64_t *k, unsigned nw,
 		return;
 	e->first_frame = f->v.ep.frame;
 	e->first_group = f->v.ep.group;
-	e->first_off = (int)(int32_t)f->v.ep.mgroup;
+	if (nw == TRK_KEY6) {
+		e->first_off = f->v.ep.flags == 0xffff ? -1 : f->v.ep.flags;
+		e->first_sport = (uint16_t)f->v.ep.mgroup;
+		e->first_dport = (uint16_t)(f->v.ep.mgroup >> 16);
+	} else {
+		e->first_off = (int)(int32_t)f->v.ep.mgroup;
+	}
 }
 
 static void endpoint_out(const struct trk_state *st, const struct trk_slot *s,

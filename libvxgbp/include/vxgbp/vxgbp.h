@@ -859,7 +859,10 @@ struct vxgbp_track_entry {
 	uint16_t last_group, last_flags;
 	uint64_t first_frame;   /* FIRSTS: the rules' first sighting; 0 none */
 	uint16_t first_group;
-	int first_off;          /* that frame's VXLAN header offset */
+	int first_off;          /* that frame's VXLAN header offset (flows: -1
+	                           when 65535 or more) */
+	uint16_t first_sport, first_dport; /* flow: that frame's inner L4 ports
+	                           as the parser read them (vxgbp_l4) */
 };
 /* The next entry of `kind` at or after *it (start at 0), in no particular
  * order: 1 (e filled, *it stepped past it), 0 at the end, VXGBP_E_INVAL (no

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * merge.h - mergeable summaries (docs/merge.md): what `--stats --json` and
+ * `--check --json` add to their document ("summary", format version 1), and
+ * `gbpdump --merge a.json b.json ...`, which combines such summaries, in
+ * capture order, into what one run over all the inputs prints.
+ *
+ *   merge.c       the summary in memory, made from a run, merged, printed
+ *   merge_io.c    the summary as JSON: written, read back
+ *   merge_json.c  a small JSON reader (a tree, with byte offsets for errors)
+ */
+#ifndef GBPDUMP_MERGE_H
+#define GBPDUMP_MERGE_H
+
+#include <stdint.h>
+
+#include <vxgbp/vxgbp.h>
+
+#include "check.h"
+#include "out.h"
+
+#define MSUM_VERSION 1
+/* Slots of libvxgbp's recent-frame cache (the slot is the low bits of the
+ * hash: a slot number above it cannot come from this library). */
+#define MSUM_SLOTS 65536u
+
+/* One first occurrence of a rule (what check_rule_next gives). */
+struct msum_occ {
+	uint64_t frame;
+	int off;
+	int tie;          /* order within a frame: 1 the input's own; a key found
+	                     at a merge: 0 a MAC, 2 an IP address */
+	char what[128];
+};
+
+/* A rule found at one level. */
+struct msum_find {
+	unsigned rule;
+	int level;        /* CHECK_MUST, _SHOULD, _INFO */
+	uint64_t count;
+	unsigned n;
+	struct msum_occ first[CHECK_FIRST];
+};
+
+struct msum_input {
+	char *name;
+	int linktype;
+	uint64_t records; /* frames read: the next input's frames are numbered after */
+};
+
+/* The options that change the results; summaries merge only when equal. */
+struct msum_opts {
+	int check;              /* 1: --check; 0: --stats */
+	char profile[16];       /* --check */
+	int checksums;          /* --check: 1 verified */
+	uint64_t budget;        /* --track-budget in bytes (0: the default) */
+	char groups[24];        /* "fnv1a64:<hex>" of the --groups file, or "" */
+	char policy[24];        /* same for --policy */
+	char *filter;           /* the BPF expression, or NULL */
+	int64_t vni, gbp;       /* --vni, --gbp; -1 not given */
+};
+
+struct msum {
+	int version;
+	struct msum_opts o;
+	struct msum_input *in;
+	size_t nin;
+	uint64_t records;       /* of all the inputs */
+	uint64_t frames, bytes, vxlan, gbp, other, unparsed, unjudged;
+	uint64_t d_eps, d_flows, d_vnis, d_pairs, d_pair_bytes; /* dropped */
+	uint64_t approx_cache;  /* policy re-sightings across an input boundary
+	                           on a GBP frame (the endpoint and flow updates
+	                           one run skips there are not known) */
+	uint64_t approx_budget; /* inputs whose tables were full */
+	struct vxgbp_track_count *vnis, *groups;
+	size_t nvnis, ngroups;
+	struct vxgbp_track_entry *pairs, *eps, *flows;
+	size_t npairs, neps, nflows;
+	struct vxgbp_track_cached *cfirst, *clast; /* [TRK slots] by slot; frame 0 unused */
+	size_t ncache;          /* slots of cfirst and clast (0: --stats) */
+	struct msum_find *find;
+	size_t nfind;
+};
+
+/* What main.c knows of the run that the summary records. */
+struct msum_run {
+	const char *input;
+	int linktype;
+	uint64_t records;
+	const char *profile;
+	int no_csum;
+	uint64_t budget;
+	const char *gfile, *pfile, *filter;
+	int64_t vni, gbp;
+	uint64_t count;  /* -c: a summary of a cut run is refused at merge */
+};
+
+void msum_free(struct msum *m);
+/* The summary of a finished run (tracker t, checker c or NULL for
+ * --stats).  0, or -1 after a message on standard error. */
+int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_track *t,
+		  const struct gd_check *c);
+/* Write ",\"summary\":{...}" (a member of the report's object). */
+void msum_write(const struct msum *m, struct gd_out *o);
+/* Read the summary member of file path's document into m.  0, or -1 after
+ * one line on standard error naming the file (and the byte offset). */
+int msum_read(struct msum *m, const char *path);
+/* Append b (the next capture) to a.  0, or -1 after a message naming path
+ * (b's file). */
+int msum_append(struct msum *a, const struct msum *b, const char *path);
+
+/* gbpdump --stats --json / --check --json with a summary: what main.c
+ * calls instead of stats_print / check_report.  Return as those do
+ * (merge_check_run: 2 when memory ran out, after a message). */
+int merge_stats_run(const struct msum_run *r, const struct vxgbp_track *t, struct gd_out *o,
+		    const struct vxgbp_groups *groups, const struct vxgbp_policy *policy);
+int merge_check_run(const struct msum_run *r, const struct vxgbp_track *t,
+		    struct gd_check *c, const struct vxgbp_track_summary *s, const char *limit,
+		    struct gd_out *o);
+
+/* gbpdump --merge FILE... (the files, in capture order); json: --json;
+ * gfile, pfile: --groups, --policy given with it (NULL none), loaded into
+ * groups and policy.  Returns the exit status: --check's (0, 3, 4) or 0,
+ * 2 for a usage or I/O error, 1 for a summary that cannot be used. */
+int merge_main(char **files, int nfiles, int json, const char *gfile, const char *pfile,
+	       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy);
+
+/* "fnv1a64:<16 hex digits>" of a file's bytes into buf (24 bytes), or ""
+ * for NULL.  0, or -1 after a message (unreadable). */
+int msum_file_hash(char *buf, const char *path);
+
+#endif /* GBPDUMP_MERGE_H */

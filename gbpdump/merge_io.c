@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * merge_io.c - the summary (merge.h) as JSON: msum_write() puts it into
+ * the report's object, msum_read() takes it back out of a file.  The
+ * format is docs/merge.md's; each table is an array of arrays, one per
+ * key, in a fixed column order.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+#include "merge_json.h"
+
+/* ---- writing ---- */
+
+static const char *lvl_name(int l)
+{
+	return l == CHECK_MUST ? "MUST" : l == CHECK_SHOULD ? "SHOULD" : "INFO";
+}
+
+static void put_addr(struct gd_out *o, unsigned family, const uint8_t *a)
+{
+	char buf[64];
+
+	if (family == 0)
+		vxgbp_mac_format(buf, sizeof(buf), a);
+	else
+		vxgbp_addr_format(buf, sizeof(buf), a, family == 6 ? 16 : 4);
+	out_json_str(o, buf);
+}
+
+static void write_opts(const struct msum_opts *p, struct gd_out *o)
+{
+	out_printf(o, "\"options\":{\"mode\":\"%s\",\"profile\":", p->check ? "check" : "stats");
+	if (p->check)
+		out_json_str(o, p->profile);
+	else
+		out_str(o, "null");
+	out_printf(o, ",\"checksums\":%s,\"track_budget\":%llu,\"groups\":",
+		   p->checksums ? "true" : "false", (unsigned long long)p->budget);
+	out_json_str(o, p->groups);
+	out_str(o, ",\"policy\":");
+	out_json_str(o, p->policy);
+	out_str(o, ",\"filter\":");
+	if (p->filter)
+		out_json_str(o, p->filter);
+	else
+		out_str(o, "null");
+	out_printf(o, ",\"vni\":%lld,\"gbp\":%lld}", (long long)p->vni, (long long)p->gbp);
+}
+
+static void write_counts(struct gd_out *o, const char *name,
+			 const struct vxgbp_track_count *c, size_t n)
+{
+	out_printf(o, ",\"%s\":[", name);
+	for (size_t i = 0; i < n; i++)
+		out_printf(o, "%s[%u,%llu,%llu]", i ? "," : "", c[i].key,
+			   (unsigned long long)c[i].frames, (unsigned long long)c[i].bytes);
+	out_putc(o, ']');
+}
+
+static void write_keys(const struct msum *m, struct gd_out *o)
+{
+	out_str(o, ",\"pairs\":[");
+	for (size_t i = 0; i < m->npairs; i++) {
+		const struct vxgbp_track_entry *e = &m->pairs[i];
+
+		out_printf(o, "%s[%u,%u,%u,", i ? "," : "", e->src_group, e->vni, e->family);
+		put_addr(o, e->family, e->addr);
+		out_printf(o, ",%llu,%llu]", (unsigned long long)e->frames,
+			   (unsigned long long)e->bytes);
+	}
+	out_str(o, "],\"endpoints\":[");
+	for (size_t i = 0; i < m->neps; i++) {
+		const struct vxgbp_track_entry *e = &m->eps[i];
+
+		out_printf(o, "%s[%u,%u,", i ? "," : "", e->vni, e->family);
+		put_addr(o, e->family, e->addr);
+		out_printf(o, ",%u,%llu,%u,%d,%llu,%u,%u]", e->learned,
+			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
+			   (unsigned long long)e->last_frame, e->last_group, e->last_flags);
+	}
+	out_str(o, "],\"flows\":[");
+	for (size_t i = 0; i < m->nflows; i++) {
+		const struct vxgbp_track_entry *e = &m->flows[i];
+
+		out_printf(o, "%s[%u,%u,%u,", i ? "," : "", e->vni, e->family, e->proto);
+		put_addr(o, e->family, e->addr);
+		out_printf(o, ",%u,", e->sport);
+		put_addr(o, e->family, e->addr2);
+		out_printf(o, ",%u,%llu,%u,%d,%llu,%u,%u,%u,%u]", e->dport,
+			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
+			   (unsigned long long)e->last_frame, e->last_group, e->last_flags,
+			   e->first_sport, e->first_dport);
+	}
+	out_putc(o, ']');
+}
+
+static void write_cache(const struct msum *m, struct gd_out *o, int first)
+{
+	const struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
+	int k = 0;
+
+	out_printf(o, ",\"%s\":[", first ? "cache_first" : "cache_last");
+	for (size_t i = 0; i < m->ncache; i++) {
+		if (!c[i].frame)
+			continue;
+		out_printf(o, "%s[%u,\"%016llx\",%u,%llu,%u,%u,%d]", k++ ? "," : "", c[i].slot,
+			   (unsigned long long)c[i].hash, c[i].len, (unsigned long long)c[i].frame,
+			   c[i].flags, c[i].group, c[i].off);
+	}
+	out_putc(o, ']');
+}
+
+static void write_findings(const struct msum *m, struct gd_out *o)
+{
+	out_str(o, ",\"findings\":[");
+	for (size_t i = 0; i < m->nfind; i++) {
+		const struct msum_find *f = &m->find[i];
+		const struct vxgbp_rule_info *ri = vxgbp_rule_get(f->rule);
+
+		out_str(o, i ? ",{\"rule\":" : "{\"rule\":");
+		out_json_str(o, ri ? ri->id : "?");
+		out_printf(o, ",\"level\":\"%s\",\"count\":%llu,\"first\":[", lvl_name(f->level),
+			   (unsigned long long)f->count);
+		for (unsigned j = 0; j < f->n; j++) {
+			out_printf(o, "%s[%llu,%d,", j ? "," : "", (unsigned long long)f->first[j].frame,
+				   f->first[j].off);
+			out_json_str(o, f->first[j].what);
+			out_putc(o, ']');
+		}
+		out_str(o, "]}");
+	}
+	out_putc(o, ']');
+}
+
+void msum_write(const struct msum *m, struct gd_out *o)
+{
+	out_printf(o, ",\"summary\":{\"version\":%d,", MSUM_VERSION);
+	write_opts(&m->o, o);
+	out_str(o, ",\"inputs\":[");
+	for (size_t i = 0; i < m->nin; i++) {
+		out_str(o, i ? ",{\"name\":" : "{\"name\":");
+		out_json_str(o, m->in[i].name);
+		out_printf(o, ",\"linktype\":%d,\"frames\":%llu}", m->in[i].linktype,
+			   (unsigned long long)m->in[i].records);
+	}
+	out_printf(o, "],\"frames\":%llu,\"bytes\":%llu,\"vxlan\":%llu,\"gbp\":%llu,"
+		   "\"other\":%llu,\"unparsed\":%llu,\"unjudged\":%llu,",
+		   (unsigned long long)m->frames, (unsigned long long)m->bytes,
+		   (unsigned long long)m->vxlan, (unsigned long long)m->gbp,
+		   (unsigned long long)m->other, (unsigned long long)m->unparsed,
+		   (unsigned long long)m->unjudged);
+	out_printf(o, "\"dropped\":[%llu,%llu,%llu,%llu,%llu],"
+		   "\"approximate\":{\"cache\":%llu,\"budget\":%llu}",
+		   (unsigned long long)m->d_eps, (unsigned long long)m->d_flows,
+		   (unsigned long long)m->d_vnis, (unsigned long long)m->d_pairs,
+		   (unsigned long long)m->d_pair_bytes, (unsigned long long)m->approx_cache,
+		   (unsigned long long)m->approx_budget);
+	write_counts(o, "vnis", m->vnis, m->nvnis);
+	write_counts(o, "groups", m->groups, m->ngroups);
+	write_keys(m, o);
+	if (m->o.check) {
+		write_cache(m, o, 1);
+		write_cache(m, o, 0);
+		write_findings(m, o);
+	}
+	out_putc(o, '}');
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	const char *path;
+	int bad; /* a message was printed */
+};
+
+static int rd_fail(struct rd *r, const struct jv *at, const char *what, const char *name)
+{
+	if (!r->bad)
+		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: %s%s%s\n", r->path,
+			at ? at->off : 0, name ? name : "", name ? ": " : "", what);
+	r->bad = 1;
+	return -1;
+}
+
+/* An integer in [lo, hi] (lo < 0: signed). */
+static int rd_int(struct rd *r, const struct jv *v, const char *name, int64_t lo, uint64_t hi,
+		  uint64_t *out)
+{
+	if (!v || v->t != J_INT)
+		return rd_fail(r, v, v ? "an integer expected" : "missing", name);
+	if (v->neg) {
+		if (lo >= 0 || v->u > (uint64_t)-(lo + 1) + 1)
+			return rd_fail(r, v, "out of range", name);
+		*out = (uint64_t)0 - v->u;
+		return 0;
+	}
+	if (v->u > hi)
+		return rd_fail(r, v, "out of range", name);
+	*out = v->u;
+	return 0;
+}
+
+static int rd_u64(struct rd *r, const struct jv *o, const char *key, uint64_t *out)
+{
+	const struct jv *v = jget(o, key);
+
+	return v ? rd_int(r, v, key, 0, UINT64_MAX, out) : rd_fail(r, o, "missing", key);
+}
+
+/* Element i of row (an array of at least n elements, checked by the caller). */
+static int col(struct rd *r, const struct jv *row, size_t i, int64_t lo, uint64_t hi,
+	       uint64_t *out)
+{
+	return rd_int(r, row->a[i], NULL, lo, hi, out);
+}
+
+static int col_str(struct rd *r, const struct jv *row, size_t i, const char **s)
+{
+	if (row->a[i]->t != J_STR)
+		return rd_fail(r, row->a[i], "a string expected", NULL);
+	*s = row->a[i]->s;
+	return 0;
+}
+
+/* The array member key of o whose elements are arrays of ncol values:
+ * its element count, or -1. */
+static long rows(struct rd *r, const struct jv *o, const char *key, size_t ncol,
+		 const struct jv **arr)
+{
+	const struct jv *a = jget(o, key);
+
+	if (!a || a->t != J_ARR)
+		return rd_fail(r, a ? a : o, a ? "an array expected" : "missing", key);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->a[i]->t != J_ARR || a->a[i]->n != ncol)
+			return rd_fail(r, a->a[i], "a row of the wrong shape", key);
+	*arr = a;
+	return (long)a->n;
+}
+
+static int parse_addr(struct rd *r, const struct jv *at, unsigned family, const char *s,
+		      uint8_t *a)
+{
+	unsigned b[6];
+	char end;
+
+	memset(a, 0, 16);
+	if (family == 4 || family == 6)
+		return inet_pton(family == 6 ? AF_INET6 : AF_INET, s, a) == 1 ? 0
+		       : rd_fail(r, at, "not an address", NULL);
+	if (family != 0 || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+				  &b[4], &b[5], &end) != 6)
+		return rd_fail(r, at, "not a MAC address", NULL);
+	for (int i = 0; i < 6; i++)
+		a[i] = (uint8_t)b[i];
+	return 0;
+}
+
+static void *rd_alloc(struct rd *r, const struct jv *at, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		rd_fail(r, at, "out of memory", NULL);
+	return p;
+}
+
+static int read_counts(struct rd *r, const struct jv *s, const char *key, uint32_t max,
+		       struct vxgbp_track_count **out, size_t *n)
+{
+	const struct jv *a;
+	long k = rows(r, s, key, 3, &a);
+	uint64_t v[3];
+
+	if (k < 0 || !(*out = rd_alloc(r, s, (size_t)k, sizeof(**out))))
+		return -1;
+	for (long i = 0; i < k; i++) {
+		if (col(r, a->a[i], 0, 0, max, &v[0]) || col(r, a->a[i], 1, 0, UINT64_MAX, &v[1]) ||
+		    col(r, a->a[i], 2, 0, UINT64_MAX, &v[2]))
+			return -1;
+		(*out)[i] = (struct vxgbp_track_count){ (uint32_t)v[0], v[1], v[2] };
+	}
+	*n = (size_t)k;
+	return 0;
+}
+
+static int family_ok(struct rd *r, const struct jv *at, uint64_t f)
+{
+	return f == 0 || f == 4 || f == 6 ? 0 : rd_fail(r, at, "family not 0, 4 or 6", NULL);
+}
+
+static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a;
+	long k = rows(r, s, "pairs", 6, &a);
+	const char *str;
+	uint64_t v[6];
+
+	if (k < 0 || !(m->pairs = rd_alloc(r, s, (size_t)k, sizeof(*m->pairs))))
+		return -1;
+	for (long i = 0; i < k; i++) {
+		struct vxgbp_track_entry *e = &m->pairs[i];
+		const struct jv *w = a->a[i];
+
+		if (col(r, w, 0, 0, VXGBP_GROUP_NONE, &v[0]) || col(r, w, 1, 0, VXGBP_VNI_MAX, &v[1]) ||
+		    col(r, w, 2, 0, 6, &v[2]) || family_ok(r, w, v[2]) || col_str(r, w, 3, &str) ||
+		    parse_addr(r, w->a[3], (unsigned)v[2], str, e->addr) ||
+		    col(r, w, 4, 0, UINT64_MAX, &v[4]) || col(r, w, 5, 0, UINT64_MAX, &v[5]))
+			return -1;
+		e->src_group = (uint32_t)v[0];
+		e->vni = (uint32_t)v[1];
+		e->family = (uint8_t)v[2];
+		e->frames = v[4];
+		e->bytes = v[5];
+	}
+	m->npairs = (size_t)k;
+	return 0;
+}
+
+/* Columns first_frame, first_group, first_off, last_frame, last_group,
+ * last_flags from column c on. */
+static int read_sightings(struct rd *r, const struct jv *w, size_t c,
+			  struct vxgbp_track_entry *e)
+{
+	uint64_t v[6];
+
+	if (col(r, w, c, 0, UINT64_MAX, &v[0]) || col(r, w, c + 1, 0, 65535, &v[1]) ||
+	    col(r, w, c + 2, -1, 65535, &v[2]) || col(r, w, c + 3, 0, UINT64_MAX, &v[3]) ||
+	    col(r, w, c + 4, 0, 65535, &v[4]) || col(r, w, c + 5, 0, 65535, &v[5]))
+		return -1;
+	e->first_frame = v[0];
+	e->first_group = (uint16_t)v[1];
+	e->first_off = (int)(int64_t)v[2];
+	e->last_frame = v[3];
+	e->last_group = (uint16_t)v[4];
+	e->last_flags = (uint16_t)v[5];
+	return 0;
+}
+
+static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a;
+	long k = rows(r, s, "endpoints", 10, &a);
+	const char *str;
+	uint64_t v[4];
+
+	if (k < 0 || !(m->eps = rd_alloc(r, s, (size_t)k, sizeof(*m->eps))))
+		return -1;
+	for (long i = 0; i < k; i++) {
+		struct vxgbp_track_entry *e = &m->eps[i];
+		const struct jv *w = a->a[i];
+
+		if (col(r, w, 0, 0, VXGBP_VNI_MAX, &v[0]) || col(r, w, 1, 0, 6, &v[1]) ||
+		    family_ok(r, w, v[1]) || col_str(r, w, 2, &str) ||
+		    parse_addr(r, w->a[2], (unsigned)v[1], str, e->addr) ||
+		    col(r, w, 3, 0, VXGBP_GROUP_UNKNOWN, &v[3]) || read_sightings(r, w, 4, e))
+			return -1;
+		e->vni = (uint32_t)v[0];
+		e->family = (uint8_t)v[1];
+		e->learned = (uint32_t)v[3];
+	}
+	m->neps = (size_t)k;
+	return 0;
+}
+
+static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a;
+	long k = rows(r, s, "flows", 15, &a);
+	const char *s1, *s2;
+	uint64_t v[7];
+
+	if (k < 0 || !(m->flows = rd_alloc(r, s, (size_t)k, sizeof(*m->flows))))
+		return -1;
+	for (long i = 0; i < k; i++) {
+		struct vxgbp_track_entry *e = &m->flows[i];
+		const struct jv *w = a->a[i];
+
+		if (col(r, w, 0, 0, VXGBP_VNI_MAX, &v[0]) || col(r, w, 1, 4, 6, &v[1]) ||
+		    col(r, w, 2, 0, 255, &v[2]) || col_str(r, w, 3, &s1) ||
+		    col(r, w, 4, 0, 65535, &v[4]) || col_str(r, w, 5, &s2) ||
+		    col(r, w, 6, 0, 65535, &v[6]) || (v[1] != 4 && v[1] != 6) ||
+		    parse_addr(r, w->a[3], (unsigned)v[1], s1, e->addr) ||
+		    parse_addr(r, w->a[5], (unsigned)v[1], s2, e->addr2) || read_sightings(r, w, 7, e) ||
+		    col(r, w, 13, 0, 65535, &v[3]) || col(r, w, 14, 0, 65535, &v[5]))
+			return r->bad ? -1 : rd_fail(r, w, "IP version not 4 or 6", "flows");
+		e->first_sport = (uint16_t)v[3];
+		e->first_dport = (uint16_t)v[5];
+		e->vni = (uint32_t)v[0];
+		e->family = (uint8_t)v[1];
+		e->proto = (uint8_t)v[2];
+		e->sport = (uint16_t)v[4];
+		e->dport = (uint16_t)v[6];
+	}
+	m->nflows = (size_t)k;
+	return 0;
+}
+
+static int read_cache(struct rd *r, const struct jv *s, struct msum *m, int first)
+{
+	const struct jv *a;
+	long k = rows(r, s, first ? "cache_first" : "cache_last", 7, &a);
+	struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
+	const char *hs;
+	uint64_t v[7];
+	char *end;
+
+	if (k < 0)
+		return -1;
+	for (long i = 0; i < k; i++) {
+		const struct jv *w = a->a[i];
+
+		if (col(r, w, 0, 0, MSUM_SLOTS - 1, &v[0]) || col_str(r, w, 1, &hs) ||
+		    col(r, w, 2, 0, UINT32_MAX, &v[2]) || col(r, w, 3, 1, UINT64_MAX, &v[3]) ||
+		    col(r, w, 4, 0, 65535, &v[4]) || col(r, w, 5, 0, 65535, &v[5]) ||
+		    col(r, w, 6, -1, INT32_MAX, &v[6]))
+			return -1;
+		errno = 0;
+		v[1] = strtoull(hs, &end, 16);
+		if (strlen(hs) != 16 || *end || errno)
+			return rd_fail(r, w->a[1], "not a 64-bit hash in hex", NULL);
+		if (!v[3])
+			return rd_fail(r, w->a[3], "frame 0", NULL);
+		c[v[0]] = (struct vxgbp_track_cached){ (uint32_t)v[0], (uint32_t)v[2], v[1], v[3],
+						       (uint16_t)v[4], (uint16_t)v[5],
+						       (int)(int64_t)v[6] };
+	}
+	return 0;
+}
+
+static int read_level(struct rd *r, const struct jv *v, int *level)
+{
+	static const char *const names[] = { "MUST", "SHOULD", "INFO" };
+
+	for (int l = 0; v && v->t == J_STR && l < 3; l++)
+		if (!strcmp(v->s, names[l])) {
+			*level = l;
+			return 0;
+		}
+	return rd_fail(r, v, "not MUST, SHOULD or INFO", "level");
+}
+
+static int read_find(struct rd *r, const struct jv *o, struct msum_find *f)
+{
+	const struct jv *id = jget(o, "rule"), *a;
+	long k;
+	int rule;
+
+	if (!id || id->t != J_STR || (rule = vxgbp_rule_lookup(id->s)) < 0)
+		return rd_fail(r, id ? id : o, "not a rule this gbpdump knows", "rule");
+	f->rule = (unsigned)rule;
+	if (read_level(r, jget(o, "level"), &f->level) || rd_u64(r, o, "count", &f->count) ||
+	    (k = rows(r, o, "first", 3, &a)) < 0)
+		return -1;
+	if (k > CHECK_FIRST || (uint64_t)k > f->count)
+		return rd_fail(r, a, "more first occurrences than counted or kept", "first");
+	for (long i = 0; i < k; i++) {
+		const struct jv *w = a->a[i];
+		uint64_t fr, off;
+		const char *what;
+
+		if (col(r, w, 0, 1, UINT64_MAX, &fr) || col(r, w, 1, INT32_MIN, INT32_MAX, &off) ||
+		    col_str(r, w, 2, &what))
+			return -1;
+		f->first[i].frame = fr;
+		f->first[i].off = (int)(int64_t)off;
+		f->first[i].tie = 1;
+		snprintf(f->first[i].what, sizeof(f->first[i].what), "%s", what);
+	}
+	f->n = (unsigned)k;
+	return 0;
+}
+
+static int read_findings(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a = jget(s, "findings");
+
+	if (!a || a->t != J_ARR)
+		return rd_fail(r, a ? a : s, a ? "an array expected" : "missing", "findings");
+	if (!(m->find = rd_alloc(r, a, a->n, sizeof(*m->find))))
+		return -1;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->a[i]->t != J_OBJ || read_find(r, a->a[i], &m->find[i]))
+			return r->bad ? -1 : rd_fail(r, a->a[i], "an object expected", "findings");
+	m->nfind = a->n;
+	return 0;
+}
+
+static int rd_strbuf(struct rd *r, const struct jv *o, const char *key, char *buf, size_t n)
+{
+	const struct jv *v = jget(o, key);
+
+	if (!v || v->t != J_STR || strlen(v->s) >= n)
+		return rd_fail(r, v ? v : o, v ? "not a string of the expected form" : "missing", key);
+	memcpy(buf, v->s, strlen(v->s) + 1);
+	return 0;
+}
+
+static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
+{
+	const struct jv *o = jget(s, "options"), *v;
+	uint64_t x;
+
+	if (!o || o->t != J_OBJ)
+		return rd_fail(r, o ? o : s, o ? "an object expected" : "missing", "options");
+	v = jget(o, "mode");
+	if (!v || v->t != J_STR || (strcmp(v->s, "check") && strcmp(v->s, "stats")))
+		return rd_fail(r, v ? v : o, "not \"check\" or \"stats\"", "mode");
+	p->check = !strcmp(v->s, "check");
+	if (p->check && (rd_strbuf(r, o, "profile", p->profile, sizeof(p->profile)) ||
+			 !check_profile_known(p->profile)))
+		return rd_fail(r, jget(o, "profile"), "not a profile this gbpdump knows", "profile");
+	v = jget(o, "checksums");
+	if (!v || v->t != J_BOOL)
+		return rd_fail(r, v ? v : o, "true or false expected", "checksums");
+	p->checksums = (int)v->u;
+	if (rd_u64(r, o, "track_budget", &p->budget) ||
+	    rd_strbuf(r, o, "groups", p->groups, sizeof(p->groups)) ||
+	    rd_strbuf(r, o, "policy", p->policy, sizeof(p->policy)))
+		return -1;
+	v = jget(o, "filter");
+	if (v && v->t == J_STR && !(p->filter = strdup(v->s)))
+		return rd_fail(r, v, "out of memory", NULL);
+	if (!v || (v->t != J_STR && v->t != J_NULL))
+		return rd_fail(r, v ? v : o, "a string or null expected", "filter");
+	if (rd_int(r, jget(o, "vni"), "vni", -1, VXGBP_VNI_MAX, &x))
+		return -1;
+	p->vni = (int64_t)x;
+	if (rd_int(r, jget(o, "gbp"), "gbp", -1, 65535, &x))
+		return -1;
+	p->gbp = (int64_t)x;
+	return 0;
+}
+
+static int read_inputs(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a = jget(s, "inputs");
+	uint64_t lt;
+
+	if (!a || a->t != J_ARR || !a->n)
+		return rd_fail(r, a ? a : s, a ? "a non-empty array expected" : "missing", "inputs");
+	if (!(m->in = rd_alloc(r, a, a->n, sizeof(*m->in))))
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct jv *o = a->a[i], *nm = jget(o, "name");
+
+		if (!nm || nm->t != J_STR)
+			return rd_fail(r, nm ? nm : o, "a string expected", "name");
+		if (rd_int(r, jget(o, "linktype"), "linktype", 0, INT32_MAX, &lt) ||
+		    rd_u64(r, o, "frames", &m->in[i].records))
+			return -1;
+		m->in[i].linktype = (int)lt;
+		if (!(m->in[i].name = strdup(nm->s)))
+			return rd_fail(r, nm, "out of memory", NULL);
+		m->nin = i + 1;
+		m->records += m->in[i].records;
+	}
+	return 0;
+}
+
+static int read_numbers(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *d = jget(s, "dropped"), *ap = jget(s, "approximate");
+	uint64_t *dv[5] = { &m->d_eps, &m->d_flows, &m->d_vnis, &m->d_pairs, &m->d_pair_bytes };
+
+	if (rd_u64(r, s, "frames", &m->frames) || rd_u64(r, s, "bytes", &m->bytes) ||
+	    rd_u64(r, s, "vxlan", &m->vxlan) || rd_u64(r, s, "gbp", &m->gbp) ||
+	    rd_u64(r, s, "other", &m->other) || rd_u64(r, s, "unparsed", &m->unparsed) ||
+	    rd_u64(r, s, "unjudged", &m->unjudged))
+		return -1;
+	if (!d || d->t != J_ARR || d->n != 5)
+		return rd_fail(r, d ? d : s, "an array of 5 counts expected", "dropped");
+	for (int i = 0; i < 5; i++)
+		if (rd_int(r, d->a[i], "dropped", 0, UINT64_MAX, dv[i]))
+			return -1;
+	if (!ap || ap->t != J_OBJ)
+		return rd_fail(r, ap ? ap : s, "an object expected", "approximate");
+	return rd_u64(r, ap, "cache", &m->approx_cache) ||
+	       rd_u64(r, ap, "budget", &m->approx_budget) ? -1 : 0;
+}
+
+static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *ver = jget(s, "version");
+
+	if (!ver || ver->t != J_INT || ver->neg)
+		return rd_fail(r, ver ? ver : s, "an integer expected", "version");
+	if (ver->u != MSUM_VERSION) {
+		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: summary format version %llu; this "
+			"gbpdump reads version %d\n", r->path, ver->off,
+			(unsigned long long)ver->u, MSUM_VERSION);
+		return -1;
+	}
+	m->version = MSUM_VERSION;
+	if (read_opts(r, s, &m->o) || read_inputs(r, s, m) || read_numbers(r, s, m) ||
+	    read_counts(r, s, "vnis", VXGBP_VNI_MAX, &m->vnis, &m->nvnis) ||
+	    read_counts(r, s, "groups", VXGBP_GROUP_NONE, &m->groups, &m->ngroups) ||
+	    read_pairs(r, s, m) || read_eps(r, s, m) || read_flows(r, s, m))
+		return -1;
+	if (!m->o.check)
+		return 0;
+	m->ncache = MSUM_SLOTS;
+	if (!(m->cfirst = rd_alloc(r, s, MSUM_SLOTS, sizeof(*m->cfirst))) ||
+	    !(m->clast = rd_alloc(r, s, MSUM_SLOTS, sizeof(*m->clast))))
+		return -1;
+	return read_cache(r, s, m, 1) || read_cache(r, s, m, 0) || read_findings(r, s, m) ? -1 : 0;
+}
+
+/* The whole file into memory: its bytes (*len), or NULL after a message. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL, *nb;
+
+	if (!f) {
+		fprintf(stderr, "gbpdump: --merge: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (!buf || n == cap) {
+			cap = buf ? cap * 2 : cap;
+			if (!(nb = realloc(buf, cap)))
+				break;
+			buf = nb;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+	}
+	if (ferror(f) || n == cap) {
+		fprintf(stderr, "gbpdump: --merge: %s: %s\n", path,
+			ferror(f) ? strerror(errno) : "out of memory");
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+int msum_read(struct msum *m, const char *path)
+{
+	struct rd r = { path, 0 };
+	const char *err;
+	size_t len, eoff;
+	char *text = slurp(path, &len);
+	struct jv *doc;
+	const struct jv *s;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (!text)
+		return -1;
+	if (!(doc = jparse(text, len, &err, &eoff))) {
+		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: not JSON (%s)\n", path, eoff, err);
+	} else if (!(s = jget(doc, "summary")) || s->t != J_OBJ) {
+		fprintf(stderr, "gbpdump: --merge: %s: no \"summary\" object (write it with "
+			"--stats --json or --check --json)\n", path);
+	} else {
+		rc = read_summary(&r, s, m);
+	}
+	jfree(doc);
+	free(text);
+	return rc;
+}
