@@ -20,6 +20,8 @@
 # --callgrind   instructions per frame (valgrind --tool=callgrind) of gbpdump
 #               text, --json, --stats and --libpcap on a 100,000-frame capture
 # --results F   also write the tables (markdown) to F
+# --live        also the live capture table (bench/live.sh, in a network
+#               namespace of its own)
 # --baseline D  also time (and count, with --callgrind) the gbpdump in D,
 #               e.g. a build of the commit before a change, in the same
 #               round-robin: rows "before: ..." beside the others
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=1 ;;
 	--callgrind) callgrind=1 ;;
 	--no-tshark) tshark=0 ;;
+	--live) live=1 ;;
 	--results) results=$2; shift ;;
 	--baseline) base=$2/gbpdump; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -304,6 +307,11 @@ if [ $callgrind = 1 ] && have valgrind && [ -x "$micro" ]; then
 	say "- full-frame parse, VXGBP_PARSE_NO_CSUM: $(( ${pn:-0} / n )) instructions"
 	say "- layer by layer (VXGBP_PARSE_GENERIC), checksums verified: $(( ${ga:-0} / n )) instructions"
 	say "- layer by layer (VXGBP_PARSE_GENERIC), no checksums: $(( ${gn:-0} / n )) instructions"
+fi
+
+if [ "${live:-0}" = 1 ]; then # bench/live.sh: its own network namespace
+	say ""
+	bash "$here/live.sh" --bin "$bin" $([ $tshark = 0 ] && echo --no-tshark) | tee -a "$out"
 fi
 
 if [ -n "$results" ]; then

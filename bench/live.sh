@@ -1,0 +1,169 @@
+#!/bin/bash
+# bench/live.sh - the highest rate each live capture takes without losing a
+# frame: gbpdump --stats and gbpdump text at 1, 2 and nproc workers,
+# tcpdump -n -i lo and tshark -n -i lo, all with output to /dev/null, fed by
+# bench/gbpblast (VXLAN-GBP over UDP to 127.0.0.1:4789, 1024 flows, 16
+# outer source ports).  Everything runs on lo inside a network namespace
+# of its own (unshare -n): no host interface is touched, no module loaded.
+#
+#   bench/live.sh [--bin DIR] [--secs S] [--start RATE] [--max RATE]
+#                 [--no-tshark] [--results FILE]
+#
+# --bin DIR     where gbpdump and gbpblast are (build-perf/bin)
+# --secs S      seconds of each trial (3)
+# --start RATE  the first rate tried (25000 frames/s)
+# --max RATE    the highest rate tried (4000000)
+# --no-tshark   leave tshark out (it takes seconds to start)
+# --results F   also write the table (markdown) to F
+#
+# A trial at rate R: the receiver starts and says it listens; gbpblast sends
+# for S seconds at R; one second later the receiver gets SIGINT and prints
+# its counters.  The trial is clean when the receiver's kernel drop count
+# is 0 and it captured exactly the frames sent.  The search doubles R from
+# --start until a trial loses frames, then bisects four times between the
+# last clean rate and the first lossy one.  When gbpblast cannot reach R
+# (it achieved less than 97%; it shares the CPUs with the receiver), the
+# search stops there: the table says "sender-bound".
+#
+# tshark runs as root here: capturing needs CAP_NET_RAW and no plugin is
+# loaded (as root Wireshark ignores plugin folders anyway); it writes its
+# temporary capture to /tmp, as it always does.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$here/../build-perf/bin
+secs=3 start=25000 max=4000000 tshark=1 results=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bin) bin=$2; shift ;;
+	--secs) secs=$2; shift ;;
+	--start) start=$2; shift ;;
+	--max) max=$2; shift ;;
+	--no-tshark) tshark=0 ;;
+	--results) results=$2; shift ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "live.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+gd=$bin/gbpdump blast=$bin/gbpblast
+for t in "$gd" "$blast"; do
+	[ -x "$t" ] || { echo "live.sh: $t missing (build first; --bin DIR)" >&2; exit 2; }
+done
+if [ -z "${VXGBP_LIVE_NETNS:-}" ]; then
+	unshare -n true 2>/dev/null ||
+		{ echo "live.sh: cannot create a network namespace (unshare -n; root?)" >&2; exit 2; }
+	set -- --bin "$bin" --secs "$secs" --start "$start" --max "$max"
+	[ $tshark = 1 ] || set -- "$@" --no-tshark
+	[ -z "$results" ] || set -- "$@" --results "$results"
+	VXGBP_LIVE_NETNS=1 exec unshare -n bash "$0" "$@"
+fi
+ip link set lo up || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# trial NAME RATE CMD...: sets sent, got (captured), drops, achieved
+trial() {
+	local name=$1 rate=$2 pid n=0 ready
+	shift 2
+	case $name in
+	tshark*) ready='Capture started' ;;
+	*) ready='listening on' ;;
+	esac
+	"$@" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	until grep -q "$ready" "$tmp/err"; do
+		n=$((n + 1))
+		if [ $n -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
+			echo "live.sh: $name did not start: $(cat "$tmp/err")" >&2
+			kill -INT $pid 2>/dev/null
+			wait $pid
+			return 1
+		fi
+		sleep 0.05
+	done
+	"$blast" -r "$rate" -d "$secs" -f 1024 2>"$tmp/blast" || return 1
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	sent=$(sed -n 's/^sent \([0-9]*\) frames.*/\1/p' "$tmp/blast")
+	achieved=$(sed -n 's/.*(\([0-9]*\) frames\/s).*/\1/p' "$tmp/blast")
+	got=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$tmp/err" | tail -1)
+	drops=$(grep -o '[0-9]* packets dropped' "$tmp/err" | awk '{ s += $1 } END { print s + 0 }')
+	got=${got:-0}
+	[ -n "$sent" ] || return 1
+	return 0
+}
+
+# frames lost in the last trial: not captured, or reported dropped (on lo
+# libpcap counts a frame's two copies, outgoing and incoming, in its drops)
+lost() {
+	local short=$((sent - got))
+	[ $short -lt 0 ] && short=0
+	echo $((short > 0 ? short : drops))
+}
+
+# search NAME WORKERS CMD...: one table row
+search() {
+	local name=$1 workers=$2 lo=0 hi=0 r=$start hilost=0 hidrops=0 bound="" mid
+	shift 2
+	while [ "$r" -le "$max" ]; do
+		trial "$name" "$r" "$@" || { echo "| $name | $workers | (failed) | | | |"; return; }
+		echo "  $name -j $workers: $r/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops" >&2
+		if [ "$achieved" -lt $((r * 97 / 100)) ] && [ "$(lost)" -eq 0 ]; then
+			bound=" (sender-bound at $achieved/s)"
+			lo=$achieved
+			break
+		fi
+		if [ "$(lost)" -gt 0 ]; then
+			hi=$r hilost=$((sent - got)) hidrops=$drops
+			break
+		fi
+		lo=$r
+		r=$((r * 2))
+	done
+	for _ in 1 2 3 4; do
+		[ "$hi" -gt 0 ] || break
+		mid=$(((lo + hi) / 2))
+		[ "$mid" -gt "$lo" ] || break
+		trial "$name" "$mid" "$@" || break
+		echo "  $name -j $workers: $mid/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops" >&2
+		if [ "$(lost)" -gt 0 ]; then
+			hi=$mid hilost=$((sent - got)) hidrops=$drops
+		else
+			lo=$mid
+		fi
+	done
+	if [ "$hi" -gt 0 ]; then
+		echo "| $name | $workers | $lo | $hi | $hilost | $hidrops |"
+	else
+		echo "| $name | $workers | $lo$bound | none up to $max | | |"
+	fi
+}
+
+ncpu=$(nproc)
+jobs="1 2"
+[ "$ncpu" -gt 2 ] && jobs="$jobs $ncpu"
+{
+	echo "Live capture on lo in a network namespace: highest rate with zero loss"
+	echo "($(nproc) CPUs, shared with gbpblast; $secs s a trial; $(uptime | sed 's/^ *//'))"
+	"$blast" -n 16 -w "$tmp/some.pcap" 2>/dev/null
+	echo "Frames: VXLAN-GBP, 1024 inner flows over 16 outer source ports; $(
+		"$gd" -r "$tmp/some.pcap" --stats | sed -n '1s/^\([0-9]*\) frames, \([0-9]*\) bytes.*/\2 bytes in \1 frames on the wire/p')."
+	echo
+	echo "| receiver | workers | highest zero-loss rate (frames/s) | first lossy rate | frames not captured there | kernel drops it reported |"
+	echo "|---|---|---|---|---|---|"
+} | tee "$tmp/table"
+for j in $jobs; do
+	search "gbpdump --stats" "$j" "$gd" -i lo -j "$j" --stats | tee -a "$tmp/table"
+done
+for j in $jobs; do
+	search "gbpdump text" "$j" "$gd" -i lo -j "$j" -n | tee -a "$tmp/table"
+done
+if have tcpdump; then
+	search "tcpdump -n" 1 tcpdump -n -i lo | tee -a "$tmp/table"
+fi
+if [ $tshark = 1 ] && have tshark; then
+	search "tshark -n" 1 tshark -n -i lo | tee -a "$tmp/table"
+fi
+[ -z "$results" ] || cp "$tmp/table" "$results"
