@@ -149,8 +149,8 @@ static int sock_open(struct gd_live *l, struct gd_live_sock *s, size_t ring_byte
 		return sock_fail(l, "bind", errbuf);
 	if (l->nsock > 1) {
 		/* the group id: ours alone on this host (the pid's low bits) */
-		int f = (int)(getpid() & 0xffff) |
-			(PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG) << 16;
+		uint32_t f = ((uint32_t)getpid() & 0xffff) |
+			 (uint32_t)(PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG) << 16;
 
 		if (setsockopt(s->fd, SOL_PACKET, PACKET_FANOUT, &f, sizeof(f)) < 0)
 			return sock_fail(l, "PACKET_FANOUT", errbuf);
