@@ -5,11 +5,11 @@
  *   gbpdump -r capture.pcap [options] [BPF expression]
  *   gbpdump -i eth0 [options] [BPF expression]
  *
- * Data flow: reader (fast classic pcap or libpcap) -> BPF filter
- * (pcap_offline_filter on the record in place) -> vxgbp_pkt_parse() ->
- * --gbp/--vni filters -> libvxgbp's cross-frame tracker when the run needs
- * it (--check, --stats, --json, -v) -> one consumer: text, --json,
- * --stats, --check or -w.  Nothing on the per-frame path allocates.
+ * Data flow: reader (fast classic pcap or libpcap) -> the frame stages of
+ * frame.h: parse (BPF filter on the record in place, vxgbp_pkt_parse(),
+ * --gbp/--vni filters), state (libvxgbp's cross-frame tracker when the run
+ * needs it, --check, --report, -w), emit (text or --json).  Nothing on the
+ * per-frame path allocates.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +24,7 @@
 #include "check.h"
 #include "check_ci.h"
 #include "cli.h"
+#include "frame.h"
 #include "live.h"
 #include "out.h"
 #include "policy.h"
@@ -556,7 +557,9 @@ struct run {
 	struct gd_report *rep;     /* --report */
 	struct vxgbp_policy *policy; /* --policy (NULL without): judge pairs with
 	                                vxgbp_policy_pair(), flows with _judge() */
-	unsigned long long matched;
+	struct gd_frame_cfg fc;    /* the frame stages (frame.h) */
+	struct gd_frame_state fs;  /* fs.matched: the frames that matched */
+	struct vxgbp_pkt pkt;      /* the single-thread loop's parse */
 	struct check_ci_file junit, sarif; /* --junit, --sarif FILE */
 	struct gd_progress progress; /* the line on standard error */
 	char errbuf[GD_ERRBUF];
@@ -685,6 +688,8 @@ static int open_ci(struct run *r, const struct opts *o)
 	return GO_ON;
 }
 
+static void frame_setup(struct run *r, const struct opts *o);
+
 static int run_open(struct run *r, struct opts *o)
 {
 	int rc;
@@ -738,77 +743,41 @@ static int run_open(struct run *r, struct opts *o)
 		return EXIT_IO;
 	}
 	out_init(r->out, STDOUT_FILENO);
+	frame_setup(r, o);
 	return GO_ON;
 }
 
-/* The BPF program on the record in place: 1 when it matches. */
-static int bpf_match(const struct run *r, const struct gd_rec *rec)
+/* The frame stages' configuration and state (frame.h) from the run.
+ * After run_open(): o->popts is final then. */
+static void frame_setup(struct run *r, const struct opts *o)
 {
-	struct pcap_pkthdr ph;
-
-	ph.ts.tv_sec = (time_t)rec->sec;
-	ph.ts.tv_usec = (suseconds_t)rec->nsec;
-	ph.caplen = rec->caplen;
-	ph.len = rec->wirelen;
-	return pcap_offline_filter(&r->prog, &ph, rec->data) != 0;
+	r->fc.popts = &o->popts;
+	r->fc.prog = r->have_prog ? &r->prog : NULL;
+	r->fc.want_gbp = o->want_gbp;
+	r->fc.want_vni = o->want_vni;
+	r->fc.gbp_id = o->gbp_id;
+	r->fc.vni = o->vni;
+	r->fc.keep_unjudged = r->chk != NULL;
+	r->fc.emit = o->wfile || r->chk || o->stats || r->policy ? GD_EMIT_NONE
+		     : o->json ? GD_EMIT_JSON : GD_EMIT_TEXT;
+	r->fc.pp = &r->pp;
+	r->fs.trk = r->trk;
+	r->fs.chk = r->chk;
+	r->fs.rep = r->rep;
+	r->fs.wr = o->wfile ? &r->wr : NULL;
+	r->fs.count = o->count;
 }
 
-/* One VXLAN header against --gbp and --vni: 1 when it matches both that
- * were given.  --gbp wants G and the ID of a VXLAN(-GBP) header (a GPE
- * header has no group: its G bit is reserved). */
-static int hdr_match(const struct opts *o, const struct vxgbp_hdr *h, uint8_t kind)
+/* One frame through the three stages on this thread.  Returns 1 when it
+ * matched. */
+static int one_frame(struct run *r, const struct gd_rec *rec)
 {
-	if (o->want_gbp && (kind != VXGBP_VX_VXLAN || !vxgbp_hdr_has_gbp(h) ||
-			    h->group != o->gbp_id))
-		return 0;
-	return !o->want_vni || h->vni == o->vni;
-}
+	uint64_t xf;
 
-/* --gbp/--vni on a frame: 1 when one of its VXLAN headers, the first or
- * a nested one, matches. */
-static int hdr_filter(const struct opts *o, const struct vxgbp_pkt *p)
-{
-	if (!(p->have & VXGBP_HAVE_VXLAN))
+	if (!gd_frame_parse(&r->fc, rec, &r->pkt))
 		return 0;
-	if (hdr_match(o, &p->vx, p->vx_kind))
-		return 1;
-	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
-		if (hdr_match(o, &p->nested[i].vx, p->nested[i].kind))
-			return 1;
-	return 0;
-}
-
-/* One frame through the filters, the tracker and the consumer.  Returns
- * 1 when it matched. */
-static int one_frame(struct run *r, const struct opts *o, const struct gd_rec *rec)
-{
-	struct vxgbp_track_result tr;
-	struct vxgbp_pkt pkt;
-	uint64_t xf = 0;
-
-	if (r->have_prog && !bpf_match(r, rec))
-		return 0;
-	vxgbp_pkt_parse(&pkt, rec->data, rec->caplen, rec->wirelen, &o->popts);
-	if ((o->want_gbp || o->want_vni) && !hdr_filter(o, &pkt) &&
-	    !(r->chk && check_unjudged(&pkt)))
-		return 0;
-	r->matched++;
-	if (r->trk) {
-		vxgbp_track_frame(r->trk, &pkt, rec->no, &tr);
-		xf = tr.findings;
-	}
-	if (r->chk)
-		check_frame(r->chk, rec, &pkt, &tr);
-	if (r->rep)
-		report_frame(r->rep, rec, &pkt, r->chk);
-	if (o->wfile)
-		writer_add(&r->wr, rec);
-	else if (r->chk || o->stats || r->policy)
-		; /* the tracker counted it */
-	else if (o->json)
-		print_json(r->out, &r->pp, rec, &pkt, xf);
-	else
-		print_text(r->out, &r->pp, rec, &pkt, xf);
+	xf = gd_frame_state(&r->fs, rec, &r->pkt);
+	gd_frame_emit(&r->fc, &r->pp, r->out, rec, &r->pkt, xf);
 	return 1;
 }
 
@@ -827,11 +796,9 @@ static int run_loop(struct run *r, const struct opts *o)
 	}
 	while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1) {
 		progress_tick(&r->progress, &r->rd);
-		if (!one_frame(r, o, &rec))
+		if (!one_frame(r, &rec))
 			continue;
-		if (r->out->err || r->wr.failed)
-			break;
-		if (o->count && r->matched >= o->count)
+		if (r->out->err || gd_frame_stop(&r->fs))
 			break;
 	}
 	return rr;
@@ -980,7 +947,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 			rc = EXIT_IO;
 		} else if (rc == EXIT_DATA) {
 			fprintf(stderr, "gbpdump: %s: kept the %llu frames read before the error\n",
-				o->wfile, r->matched);
+				o->wfile, r->fs.matched);
 		}
 	}
 	if (o->iface) /* as tcpdump does, and what the rings tell (live.h) */

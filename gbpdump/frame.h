@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * frame.h - one frame through gbpdump, in three stages, so that threads can
+ * run the stateless ones side by side (parallel.h, the live workers):
+ *
+ *   1. gd_frame_parse()  stateless: the BPF program on the record, the
+ *      parse (vxgbp_pkt_parse) and the --gbp/--vni filters.  Any thread, any
+ *      order, at the same time as the other stages: it reads only the
+ *      shared gd_frame_cfg and writes only the caller's vxgbp_pkt.
+ *   2. gd_frame_state()  stateful: the matched count (-c), the cross-frame
+ *      tracker, the --check engine, the --report collector and -w.  Exactly
+ *      one thread at a time, and the frames in capture order (frame numbers
+ *      ascending, no frame left out that parse matched): that is what makes
+ *      the cross-frame findings those of one thread reading the capture.
+ *      Gives xf, the cross-frame findings of the frame, for stage 3.
+ *   3. gd_frame_emit()   stateless given xf: print_text / print_json into
+ *      the caller's gd_out with the caller's gd_print (its caches are per
+ *      thread: copy the shared one with gd_frame_print_copy()).  Any thread;
+ *      putting the outputs in frame order is the caller's business.
+ *
+ * Who owns what:
+ *   struct gd_frame_cfg    read-only once the run is open; shared by all.
+ *   struct gd_frame_state  the stateful objects; one per run, touched only
+ *                          by whoever holds the right to run stage 2.
+ *   a worker               its own vxgbp_pkt(s), gd_print copy and gd_out.
+ * A record's bytes (gd_rec.data) must stay valid from stage 1 to stage 3.
+ * Nothing here allocates or locks.
+ */
+#ifndef GBPDUMP_FRAME_H
+#define GBPDUMP_FRAME_H
+
+#include <stdint.h>
+
+#include <pcap/pcap.h>
+#include <vxgbp/vxgbp.h>
+
+#include "out.h"
+#include "print.h"
+#include "reader.h"
+
+struct gd_check;  /* check.h */
+struct gd_report; /* report.h */
+struct gd_writer; /* writer.h */
+
+/* What stage 3 prints for a frame. */
+enum gd_emit {
+	GD_EMIT_NONE = 0, /* -w, --stats, --check, --policy, --report: nothing per frame */
+	GD_EMIT_TEXT,
+	GD_EMIT_JSON,
+};
+
+/* Read-only configuration, shared by every thread. */
+struct gd_frame_cfg {
+	const struct vxgbp_parse_opts *popts; /* the input's link type included */
+	const struct bpf_program *prog;       /* NULL: no BPF expression */
+	int want_gbp, want_vni;               /* --gbp, --vni given */
+	uint32_t gbp_id, vni;
+	int keep_unjudged;                    /* --check: unjudged frames pass --gbp/--vni */
+	enum gd_emit emit;
+	const struct gd_print *pp;            /* print settings (copy per thread) */
+};
+
+/* The stateful objects (each NULL when the run has none). */
+struct gd_frame_state {
+	struct vxgbp_track *trk;
+	struct gd_check *chk;
+	struct gd_report *rep;
+	struct gd_writer *wr;           /* -w */
+	unsigned long long matched;     /* frames that passed stage 1 */
+	unsigned long long count;       /* -c N, 0: no limit */
+};
+
+/* Stage 1: 1 when the frame matched (p is then its parse), 0 when not. */
+int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
+		   struct vxgbp_pkt *p);
+/* Stage 2, for a frame stage 1 matched: the cross-frame findings of the
+ * frame (VXGBP_RB bits, 0 without a tracker). */
+uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
+			const struct vxgbp_pkt *p);
+/* After stage 2: 1 when the run must stop here (-c reached, -w failed);
+ * the frames after this one get no stage 2 or 3. */
+int gd_frame_stop(const struct gd_frame_state *s);
+/* Stage 3 for a frame stage 2 saw. */
+void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp, struct gd_out *o,
+		   const struct gd_rec *rec, const struct vxgbp_pkt *p, uint64_t xf);
+/* A thread's own print settings from the shared ones. */
+void gd_frame_print_copy(struct gd_print *dst, const struct gd_print *src);
+
+#endif /* GBPDUMP_FRAME_H */
