@@ -80,11 +80,16 @@ static int link_type(struct gd_live *l, int fd, char *errbuf)
 	}
 }
 
-/* Block size and count for ring_bytes: blocks of 1 MiB (fewer hand-overs)
- * down to 16 KiB so that a ring has at least 8 of them. */
+/* Block size and count for ring_bytes.  The kernel hands a block over
+ * when it is full or RETIRE_MS after its first frame, so below the rate
+ * that fills a block in RETIRE_MS a ring holds nblocks * RETIRE_MS of
+ * traffic, not ring_bytes of it: many small blocks hold more.  128 KiB
+ * (about 500 frames of 170 bytes: full in 10 ms at 50,000 frames/s; a
+ * 64 KiB frame fits), halved down to 16 KiB until a ring has 8 of them
+ * (docs/live.md has the measurements). */
 static void geometry(size_t ring_bytes, struct tpacket_req3 *req)
 {
-	uint32_t bs = 1u << 20;
+	uint32_t bs = 128u * 1024;
 
 	while (bs > 16384 && ring_bytes / bs < 8)
 		bs >>= 1;
