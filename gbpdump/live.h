@@ -22,8 +22,8 @@
 
 #include "reader.h"
 
-/* Ring size per socket when -B is not given: 32 MiB, a third of a second
- * of 128-byte frames at 1M frames/s (docs/live.md). */
+/* Ring size per socket when -B is not given: 32 MiB, about 113,000
+ * frames of 168 bytes (measured: docs/live.md). */
 #define GD_LIVE_RING_DEFAULT (32u * 1024 * 1024)
 #define GD_LIVE_RING_MIN (128u * 1024)
 #define GD_LIVE_RING_MAX (4095u * 1024 * 1024)
