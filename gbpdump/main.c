@@ -738,6 +738,9 @@ static int run_open(struct run *r, struct opts *o)
 	}
 	if (r->chk)
 		o->popts.flags |= check_parse_flags(r->chk);
+	/* --stats alone reads what the matrix counts, no more (vxgbp.h) */
+	if (o->stats && !r->chk && !r->rep && !o->pfile)
+		o->popts.flags |= VXGBP_PARSE_SUMMARY;
 	if (!(r->out = malloc(sizeof(*r->out)))) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;

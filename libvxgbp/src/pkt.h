@@ -144,5 +144,9 @@ static inline void vxgbpi_vxlan_findings(struct vxgbp_pkt *p, int gpe_port)
  * 0, with p untouched, otherwise. */
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o);
+/* VXGBP_PARSE_SUMMARY: the summary's fields of a common-shape frame, 1; 0
+ * (nothing written) for any other frame (pkt_fast.c). */
+int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+			 size_t wirelen, const struct vxgbp_parse_opts *o);
 
 #endif /* VXGBP_PKT_H */

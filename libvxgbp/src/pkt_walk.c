@@ -325,7 +325,7 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 	vxc_init(&lv->c, buf, caplen);
 	lv->wire_end = *wirelen;
 	lv->inner = 0;
-	lv->no_csum = (opts->flags & VXGBP_PARSE_NO_CSUM) != 0;
+	lv->no_csum = (opts->flags & (VXGBP_PARSE_NO_CSUM | VXGBP_PARSE_SUMMARY)) != 0;
 	lv->have = &p->have;
 	return 0;
 }
@@ -339,6 +339,10 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 
 	if (!opts)
 		opts = &default_opts;
+	if ((opts->flags & VXGBP_PARSE_SUMMARY) && opts->linktype == VXGBP_LINK_ETHERNET &&
+	    !(opts->flags & VXGBP_PARSE_GENERIC) && p && frame && caplen <= UINT32_MAX &&
+	    vxgbpi_parse_summary(p, frame, caplen, wirelen < caplen ? caplen : wirelen, opts))
+		return 0; /* the summary's fields of the common shape (pkt_fast.c) */
 	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
 		return r;
 	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&

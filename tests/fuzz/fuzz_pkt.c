@@ -10,7 +10,9 @@
  * must lie inside the frame, the fast path (pkt_fast.c) must give what
  * the layer-by-layer parse gives (VXGBP_PARSE_GENERIC), and a parse from
  * the VXLAN header (vxgbp_pkt_parse_vxlan) or from the inner frame
- * (vxgbp_pkt_parse_inner) what the whole-frame parse found there.
+ * (vxgbp_pkt_parse_inner) what the whole-frame parse found there.  The
+ * summary parse (VXGBP_PARSE_SUMMARY), into a struct full of garbage, must
+ * give every field it claims as the full parse does.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -148,6 +150,38 @@ static void check_walk(const uint8_t *f, size_t n, const struct vxgbp_pkt *p)
 	}
 }
 
+/* VXGBP_PARSE_SUMMARY's fields (vxgbp.h) equal the full parse's (p, r). */
+static void summary_agrees(const uint8_t *f, size_t n, size_t wire,
+			   const struct vxgbp_parse_opts *o, const struct vxgbp_pkt *p, int r)
+{
+	struct vxgbp_parse_opts os = *o;
+	const struct vxgbp_l2 *a2 = &p->inner.l2, *b2;
+	const struct vxgbp_l3 *a3 = &p->inner.l3, *b3;
+	struct vxgbp_pkt *q = malloc(sizeof(*q));
+
+	if (!q)
+		return;
+	memset(q, 0xa5, sizeof(*q)); /* what it leaves alone stays garbage (and
+				      the padding: compare members) */
+	os.flags |= VXGBP_PARSE_SUMMARY;
+	b2 = &q->inner.l2;
+	b3 = &q->inner.l3;
+	if (vxgbp_pkt_parse(q, f, n, wire, &os) != r || q->caplen != p->caplen ||
+	    q->wirelen != p->wirelen || q->have != p->have || q->err != p->err ||
+	    q->err_layer != p->err_layer || q->vxlan_off != p->vxlan_off ||
+	    q->vx.flags != p->vx.flags || q->vx.group != p->vx.group ||
+	    q->vx.vni != p->vx.vni || q->vx.rsvd != p->vx.rsvd || q->vx_kind != p->vx_kind ||
+	    q->n_encap != p->n_encap || q->n_nested != p->n_nested ||
+	    q->has_cooked != p->has_cooked)
+		abort();
+	if (b2->off != a2->off || b2->src != a2->src || b2->dst != a2->dst ||
+	    b2->ethertype != a2->ethertype || b2->n_vlan != a2->n_vlan ||
+	    b3->off != a3->off || b3->version != a3->version || b3->src != a3->src ||
+	    b3->dst != a3->dst || b3->arp_spa != a3->arp_spa || b3->arp_tpa != a3->arp_tpa)
+		abort();
+	free(q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vxgbp_parse_opts o;
@@ -191,6 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	check_walk(f, n, &p);
+	summary_agrees(f, n, wire, &o, &p, r);
 	entry_points_agree(f, n, wire, &o);
 	check_layers(f, n, &p.outer);
 	check_layers(f, n, &p.inner);
