@@ -42,6 +42,16 @@ static void json_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec
 	out_str(o, "Z\"");
 }
 
+/* A string of our own or libvxgbp's tables (protocol, verdict and rule
+ * names: letters, digits, '-', '.', '_'): quoted, nothing to escape, so
+ * no scan for it. */
+static void json_word(struct gd_out *o, const char *s)
+{
+	out_putc(o, '"');
+	out_str(o, s);
+	out_putc(o, '"');
+}
+
 static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
 {
 	out_putc(o, '"');
@@ -139,7 +149,7 @@ static void json_ip(struct gd_out *o, const uint8_t *frame, const struct vxgbp_l
 	if ((pn = proto_name(l3->proto))) {
 		out_putc(o, ',');
 		key(o, "proto_name");
-		out_json_str(o, pn);
+		json_word(o, pn);
 	}
 	if (l3->more_frags || l3->frag_off) {
 		out_putc(o, ',');
@@ -226,7 +236,7 @@ static void json_verdict(struct gd_out *o, const struct vxgbp_hdr *h, unsigned d
 	struct vxgbp_verdict v;
 
 	vxgbp_verdict_linux(h, dev, &v);
-	out_json_str(o, v.accept ? "accept" : vxgbp_drop_name(v.why));
+	json_word(o, v.accept ? "accept" : vxgbp_drop_name(v.why));
 }
 
 /* The rule ids of f, lowest rule first; *first: no id written yet. */
