@@ -840,10 +840,10 @@ static int read_all(struct msum *acc, char **files, int nfiles)
 		struct msum b;
 		int rc;
 
-		if (msum_read(i ? &b : acc, files[i]) < 0) {
+		if ((rc = msum_read(i ? &b : acc, files[i])) < 0) {
 			if (i)
 				msum_free(&b);
-			return 1;
+			return rc == -2 ? 2 : 1; /* as gbpdump -r: I/O 2, data 1 */
 		}
 		if (!i)
 			continue;

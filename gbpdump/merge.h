@@ -103,7 +103,8 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 /* Write ",\"summary\":{...}" (a member of the report's object). */
 void msum_write(const struct msum *m, struct gd_out *o);
 /* Read the summary member of file path's document into m.  0, or -1 after
- * one line on standard error naming the file (and the byte offset). */
+ * one line on standard error naming the file (and the byte offset); -2
+ * when the file cannot be read at all. */
 int msum_read(struct msum *m, const char *path);
 /* Append b (the next capture) to a.  0, or -1 after a message naming path
  * (b's file). */

@@ -657,7 +657,7 @@ int msum_read(struct msum *m, const char *path)
 
 	memset(m, 0, sizeof(*m));
 	if (!text)
-		return -1;
+		return -2;
 	if (!(doc = jparse(text, len, &err, &eoff))) {
 		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: not JSON (%s)\n", path, eoff, err);
 	} else if (!(s = jget(doc, "summary")) || s->t != J_OBJ) {

@@ -1,0 +1,72 @@
+#!/bin/sh
+# tests/merge/errors.sh GBPDUMP FIXTURES: gbpdump --merge refuses what it
+# cannot merge with one line naming the file (and the byte where it
+# applies) and gbpdump's exit statuses: 2 usage or unreadable, 1 a summary
+# it cannot use (not JSON, cut short, another format version, other
+# options, --check with --policy).
+set -u
+G=$1 FIX=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+# refuse STATUS PATTERN ARGS...: exit STATUS, one line on stderr matching
+# PATTERN, nothing on stdout
+refuse() {
+	want=$1 pat=$2
+	shift 2
+	"$G" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] || err "$*: exit $rc, want $want"
+	[ "$(wc -l < "$tmp/err")" = 1 ] || err "$*: $(wc -l < "$tmp/err") lines on stderr"
+	grep -q -- "$pat" "$tmp/err" || err "$*: '$(cat "$tmp/err")' lacks '$pat'"
+	[ ! -s "$tmp/out" ] || err "$*: wrote to stdout"
+}
+
+c=$FIX/check
+"$G" -r "$c/gbp.group-conflict.yes.pcap" --check --json > "$tmp/a.json"
+"$G" -r "$c/clean.pcap" --check --json > "$tmp/b.json"
+"$G" -r "$c/clean.pcap" --check --profile linux --json > "$tmp/linux.json"
+"$G" -r "$c/clean.pcap" --check --no-checksums --json > "$tmp/nocsum.json"
+"$G" -r "$c/clean.pcap" --check --track-budget 8M --json > "$tmp/budget.json"
+"$G" -r "$c/clean.pcap" --stats --json > "$tmp/stats.json"
+"$G" -r "$FIX/basic-gbp.pcap" --stats --json --groups "$FIX/groups.txt" > "$tmp/groups.json"
+"$G" -r "$c/clean.pcap" --check > "$tmp/text.out"
+"$G" -r "$c/clean.pcap" --json > "$tmp/frames.json"
+
+refuse 2 "give the summaries" --merge
+refuse 2 "does not combine" --merge -r "$c/clean.pcap" "$tmp/a.json"
+refuse 2 "$tmp/none.json: No such file" --merge "$tmp/a.json" "$tmp/none.json"
+refuse 1 "text.out: byte 0: not JSON" --merge "$tmp/text.out"
+refuse 1 "frames.json: byte [0-9]*: not JSON (more after the JSON value)" --merge "$tmp/frames.json"
+head -c 300 "$tmp/a.json" > "$tmp/cut.json"
+refuse 1 "cut.json: byte 300: not JSON (.*cut short)" --merge "$tmp/a.json" "$tmp/cut.json"
+printf '{"check":{}}\n' > "$tmp/nosum.json"
+refuse 1 "nosum.json: no \"summary\" object" --merge "$tmp/nosum.json"
+sed 's/"summary":{"version":1,/"summary":{"version":2,/' "$tmp/a.json" > "$tmp/v2.json"
+refuse 1 "v2.json: byte [0-9]*: summary format version 2; this gbpdump reads version 1" \
+	--merge "$tmp/a.json" "$tmp/v2.json"
+sed 's/"endpoints":\[\[/"endpoints":[["x",/' "$tmp/a.json" > "$tmp/bad.json"
+refuse 1 "bad.json: byte [0-9]*: " --merge "$tmp/bad.json"
+sed 's/"mode":"check"/"mode":"chess"/' "$tmp/a.json" > "$tmp/mode.json"
+refuse 1 "mode.json: byte [0-9]*: mode: not" --merge "$tmp/mode.json"
+for o in linux nocsum budget stats; do
+	refuse 1 "$o.json: made with other options" --merge "$tmp/a.json" "$tmp/$o.json"
+done
+refuse 2 "groups.json: made with --groups FILE: give the same --groups FILE" \
+	--merge "$tmp/groups.json"
+printf '256 other\n' > "$tmp/other-groups.txt"
+refuse 2 "made with another --groups file" --merge --groups "$tmp/other-groups.txt" "$tmp/groups.json"
+refuse 2 "made without --groups" --merge --groups "$FIX/groups.txt" "$tmp/stats.json"
+"$G" --merge --groups "$FIX/groups.txt" "$tmp/groups.json" > /dev/null ||
+	err "--merge --groups with the same file"
+"$G" -r "$FIX/policy/policy.pcap" --check --json --groups "$FIX/policy/groups.txt" \
+	--policy "$FIX/policy/web.policy" > "$tmp/pol.json"
+refuse 1 "pol.json: --check with --policy" --merge --groups "$FIX/policy/groups.txt" \
+	--policy "$FIX/policy/web.policy" "$tmp/pol.json"
+# a summary that merges: the check's exit status
+"$G" --merge "$tmp/a.json" "$tmp/b.json" > /dev/null
+rc=$?
+[ $rc = 3 ] || err "--merge of a SHOULD finding: exit $rc, want 3"
+exit $fail
