@@ -106,6 +106,16 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width)
 	char t[20];
 	int i = width > 20 ? 20 : width;
 
+	if (i == 6 && v < 1000000 && GD_OUT_CAP - o->len >= 6) { /* microseconds */
+		uint32_t x = (uint32_t)v;
+		char *d = o->buf + o->len;
+
+		memcpy(d, gd_digits2 + 2 * (x / 10000), 2);
+		memcpy(d + 2, gd_digits2 + 2 * (x / 100 % 100), 2);
+		memcpy(d + 4, gd_digits2 + 2 * (x % 100), 2);
+		o->len += 6;
+		return;
+	}
 	if (i <= 0)
 		return;
 	width = i;
@@ -221,22 +231,29 @@ static size_t put_ipv4(char *d, const uint8_t *a)
 	return n - 1; /* not the last dot */
 }
 
-void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
+/* IPv6 (and anything not IPv4) through libvxgbp's formatter, out of line:
+ * its scratch buffer stays off out_addr's IPv4 path. */
+static __attribute__((noinline)) void out_addr_other(struct gd_out *o, const uint8_t *a,
+						     size_t len)
 {
 	char b[64];
-	int n;
+	int n = vxgbp_addr_format(b, sizeof(b), a, len);
 
-	if (GD_OUT_CAP - o->len < 64)
-		out_flush(o);
-	if (len == 4 && a) {
-		o->len += put_ipv4(o->buf + o->len, a);
-		return;
-	}
-	n = vxgbp_addr_format(b, sizeof(b), a, len);
 	if (n > 0)
 		out_write(o, b, (size_t)n);
 	else
 		out_putc(o, '?');
+}
+
+void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
+{
+	if (len != 4 || !a) {
+		out_addr_other(o, a, len);
+		return;
+	}
+	if (GD_OUT_CAP - o->len < 16)
+		out_flush(o);
+	o->len += put_ipv4(o->buf + o->len, a);
 }
 
 /* aa:bb:cc:dd:ee:ff, lower case (vxgbp_mac_format's text). */
