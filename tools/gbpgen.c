@@ -1188,7 +1188,7 @@ static void vary(struct spec *s, unsigned long k)
 	}
 	if (s->vnis)
 		s->hdr.vni = (uint32_t)((s->hdr.vni + h % s->vnis) & VXGBP_VNI_MAX);
-	if (s->groups)
+	if (s->groups && !s->gpe) /* GPE: that field is the Next Protocol */
 		s->hdr.group = (uint16_t)(s->hdr.group + (h / 3 + h) % s->groups);
 	if (s->vteps) {
 		addr_add(s->ip.src, s->ip.version, h % s->vteps);
