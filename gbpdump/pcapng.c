@@ -32,6 +32,7 @@
 #define SHB_MIN 28u                /* header, BOM, version, section length, trailer */
 #define SHB_MAX (1024u * 1024u)    /* libpcap: "1MB should be enough" */
 #define BLOCK_MAX(snap) (8u + 20u + (snap) + 131072u + 4u) /* an EPB with 128 KiB options */
+#define BLOCK_MAX_FIRST (16u * 1024 * 1024) /* libpcap's limit until a link type needs more */
 
 static uint32_t get32(const uint8_t *b, int swapped)
 {
@@ -90,12 +91,12 @@ static uint32_t max_snap(int dlt)
 	}
 }
 
-/* libpcap's pcap_adjust_snapshot(): 0 or too large means the maximum. */
+/* libpcap's pcap_adjust_snapshot(): 0 or above INT_MAX means the link
+ * type's maximum; anything else stays as it is, even above that maximum
+ * (so an EPB may hold more than 262144 bytes). */
 static uint32_t adjust_snap(int dlt, uint32_t snap)
 {
-	uint32_t m = max_snap(dlt);
-
-	return snap == 0 || snap > m ? m : snap;
+	return snap == 0 || snap > INT32_MAX ? max_snap(dlt) : snap;
 }
 
 void pcapng_state_init(struct pcapng_state *s)
@@ -181,9 +182,7 @@ static int first_shb(struct pcapng_state *s, const uint8_t *b, size_t avail, int
 			 "(1.0, 1.2)", major, minor);
 		return PCAPNG_ERROR;
 	}
-	s->maxblock = BLOCK_MAX(262144u);
-	if (s->maxblock < len)
-		s->maxblock = len; /* libpcap's buffer already holds that much */
+	s->maxblock = BLOCK_MAX_FIRST; /* more than SHB_MAX: libpcap's buffer never is */
 	s->sections = 1;
 	s->phase = PCAPNG_PH_OPEN;
 	*used = len;
