@@ -23,7 +23,10 @@
 # --start until a trial loses frames, then bisects four times between the
 # last clean rate and the first lossy one.  When gbpblast cannot reach R
 # (it achieved less than 97%; it shares the CPUs with the receiver), the
-# search stops there: the table says "sender-bound".
+# search stops there: the table says "sender-bound".  Beside the highest
+# clean rate: the CPU time the receiver used (all its threads, from
+# /proc/PID/stat) per million frames in that trial, which says how far
+# above that rate it could go on a CPU of its own.
 #
 # tshark runs as root here: capturing needs CAP_NET_RAW and no plugin is
 # loaded (as root Wireshark ignores plugin folders anyway); it writes its
@@ -74,7 +77,18 @@ backlog_drops() {
 	echo $n
 }
 
-# trial NAME RATE CMD...: sets sent, got (captured), drops, achieved, early
+# the CPU time of process $1 so far, all its threads, in clock ticks
+# (/proc/PID/stat fields 14 and 15, counted after the ")" of the name)
+cpu_ticks() {
+	local f
+	f=$(sed 's/.*) //' /proc/"$1"/stat 2>/dev/null) || { echo 0; return; }
+	# shellcheck disable=SC2086 # the fields split on purpose
+	set -- $f
+	echo $((${12:-0} + ${13:-0}))
+}
+hz=$(getconf CLK_TCK)
+
+# trial NAME RATE CMD...: sets cpu (ticks the receiver used), sent, got (captured), drops, achieved, early
 # (frames lost in the backlogs during the trial: never seen by a capture)
 trial() {
 	local name=$1 rate=$2 pid n=0 ready
@@ -99,6 +113,7 @@ trial() {
 	"$blast" -r "$rate" -d "$secs" -f 1024 2>"$tmp/blast" || return 1
 	sleep 1
 	early=$(($(backlog_drops) - early))
+	cpu=$(cpu_ticks $pid)
 	kill -INT $pid
 	wait $pid
 	status=$?
@@ -127,23 +142,30 @@ lost() {
 	echo $((short > 0 ? short : drops))
 }
 
+# CPU seconds the receiver used per million frames captured in the last
+# trial (tshark: its own process, not dumpcap's)
+per_m() {
+	[ "$got" -gt 0 ] || { echo "-"; return; }
+	awk -v c="$cpu" -v hz="$hz" -v n="$got" 'BEGIN { printf "%.2f", c / hz / n * 1e6 }'
+}
+
 # search NAME WORKERS CMD...: one table row
 search() {
-	local name=$1 workers=$2 lo=0 hi=0 r=$start hilost=0 hidrops=0 bound="" mid
+	local name=$1 workers=$2 lo=0 hi=0 r=$start hilost=0 hidrops=0 bound="" mid locpu=""
 	shift 2
 	while [ "$r" -le "$max" ]; do
-		trial "$name" "$r" "$@" || { echo "| $name | $workers | (failed) | | | |"; return; }
-		echo "  $name -j $workers: $r/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early" >&2
+		trial "$name" "$r" "$@" || { echo "| $name | $workers | (failed) | | | | |"; return; }
+		echo "  $name -j $workers: $r/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early, CPU $(per_m) s/1M frames" >&2
 		if [ "$achieved" -lt $((r * 97 / 100)) ] && [ "$(lost)" -eq 0 ]; then
 			bound=" (sender-bound at $achieved/s)"
-			lo=$achieved
+			lo=$achieved locpu=$(per_m)
 			break
 		fi
 		if [ "$(lost)" -gt 0 ]; then
 			hi=$r hilost=$((sent - got)) hidrops=$drops
 			break
 		fi
-		lo=$r
+		lo=$r locpu=$(per_m)
 		r=$((r * 2))
 	done
 	for _ in 1 2 3 4; do
@@ -151,17 +173,17 @@ search() {
 		mid=$(((lo + hi) / 2))
 		[ "$mid" -gt "$lo" ] || break
 		trial "$name" "$mid" "$@" || break
-		echo "  $name -j $workers: $mid/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early" >&2
+		echo "  $name -j $workers: $mid/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early, CPU $(per_m) s/1M frames" >&2
 		if [ "$(lost)" -gt 0 ]; then
 			hi=$mid hilost=$((sent - got)) hidrops=$drops
 		else
-			lo=$mid
+			lo=$mid locpu=$(per_m)
 		fi
 	done
 	if [ "$hi" -gt 0 ]; then
-		echo "| $name | $workers | $lo | $hi | $hilost | $hidrops |"
+		echo "| $name | $workers | $lo | $locpu | $hi | $hilost | $hidrops |"
 	else
-		echo "| $name | $workers | $lo$bound | none up to $max | | |"
+		echo "| $name | $workers | $lo$bound | $locpu | none up to $max | | |"
 	fi
 }
 
@@ -175,8 +197,8 @@ jobs="1 2"
 	echo "Frames: VXLAN-GBP, 1024 inner flows over 16 outer source ports; $(
 		"$gd" -r "$tmp/some.pcap" --stats | sed -n '1s/^\([0-9]*\) frames, \([0-9]*\) bytes.*/\2 bytes in \1 frames on the wire/p')."
 	echo
-	echo "| receiver | workers | highest zero-loss rate (frames/s) | first lossy rate | frames not captured there | kernel drops it reported |"
-	echo "|---|---|---|---|---|---|"
+	echo "| receiver | workers | highest zero-loss rate (frames/s) | its CPU s per 1M frames there | first lossy rate | frames not captured there | kernel drops it reported |"
+	echo "|---|---|---|---|---|---|---|"
 } | tee "$tmp/table"
 for j in $jobs; do
 	search "gbpdump --stats" "$j" "$gd" -i lo -j "$j" --stats | tee -a "$tmp/table"
