@@ -88,7 +88,8 @@ cpu_ticks() {
 }
 hz=$(getconf CLK_TCK)
 
-# trial NAME RATE CMD...: sets cpu (ticks the receiver used), sent, got (captured), drops, achieved, early
+# trial NAME RATE CMD...: 0, or 1 when the receiver did not start or
+# printed no count (the caller tries once more); sets cpu (ticks the receiver used), sent, got (captured), drops, achieved, early
 # (frames lost in the backlogs during the trial: never seen by a capture)
 trial() {
 	local name=$1 rate=$2 pid n=0 ready
@@ -121,7 +122,10 @@ trial() {
 	achieved=$(sed -n 's/.*(\([0-9]*\) frames\/s).*/\1/p' "$tmp/blast")
 	got=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$tmp/err" | tail -1)
 	drops=$(grep -o '[0-9]* packets dropped' "$tmp/err" | awk '{ s += $1 } END { print s + 0 }')
-	got=${got:-0}
+	if [ -z "$got" ]; then
+		echo "live.sh: $name at $rate/s printed no count: $(tail -3 "$tmp/err")" >&2
+		return 1
+	fi
 	notan=$(sed -n 's/^\([0-9]*\) packets not analysed.*/\1/p' "$tmp/err")
 	[ -n "$sent" ] || return 1
 	if [ "$status" -ne 0 ]; then
@@ -154,7 +158,8 @@ search() {
 	local name=$1 workers=$2 lo=0 hi=0 r=$start hilost=0 hidrops=0 bound="" mid locpu=""
 	shift 2
 	while [ "$r" -le "$max" ]; do
-		trial "$name" "$r" "$@" || { echo "| $name | $workers | (failed) | | | | |"; return; }
+		trial "$name" "$r" "$@" || trial "$name" "$r" "$@" ||
+			{ echo "| $name | $workers | (failed) | | | | |"; return; }
 		echo "  $name -j $workers: $r/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early, CPU $(per_m) s/1M frames" >&2
 		if [ "$achieved" -lt $((r * 97 / 100)) ] && [ "$(lost)" -eq 0 ]; then
 			bound=" (sender-bound at $achieved/s)"
@@ -172,7 +177,7 @@ search() {
 		[ "$hi" -gt 0 ] || break
 		mid=$(((lo + hi) / 2))
 		[ "$mid" -gt "$lo" ] || break
-		trial "$name" "$mid" "$@" || break
+		trial "$name" "$mid" "$@" || trial "$name" "$mid" "$@" || break
 		echo "  $name -j $workers: $mid/s: sent $sent (achieved $achieved/s), captured $got, dropped $drops${notan:+, not analysed $notan}, lost in the backlog $early, CPU $(per_m) s/1M frames" >&2
 		if [ "$(lost)" -gt 0 ]; then
 			hi=$mid hilost=$((sent - got)) hidrops=$drops
