@@ -156,14 +156,17 @@ static int cache_from(const struct vxgbp_track *t, struct msum *m)
 {
 	struct vxgbp_track_cached c;
 	size_t it;
+	int rc;
 
 	m->ncache = MSUM_SLOTS;
 	if (!(m->cfirst = calloc(MSUM_SLOTS, sizeof(*m->cfirst))) ||
 	    !(m->clast = calloc(MSUM_SLOTS, sizeof(*m->clast))))
 		return -1;
-	for (it = 0; vxgbp_track_cache_next(t, 1, &it, &c) == 1;)
+	for (it = 0; (rc = vxgbp_track_cache_next(t, 1, &it, &c)) == 1;)
 		if (c.slot < MSUM_SLOTS)
 			m->cfirst[c.slot] = c;
+	if (rc == VXGBP_E_NOSPACE) /* first sightings lost: a merge cannot be exact */
+		m->approx_budget = 1;
 	for (it = 0; vxgbp_track_cache_next(t, 0, &it, &c) == 1;)
 		if (c.slot < MSUM_SLOTS)
 			m->clast[c.slot] = c;
@@ -225,10 +228,15 @@ static int opts_from(struct msum_opts *p, const struct msum_run *r, int check)
 int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_track *t,
 		  const struct gd_check *c)
 {
+	const char *base;
+
 	memset(m, 0, sizeof(*m));
 	m->version = MSUM_VERSION;
-	if (!(m->in = calloc(1, sizeof(*m->in))) ||
-	    !(m->in[0].name = strdup(r->input ? r->input : "-")))
+	/* the file's name without its folder: a summary says the same wherever
+	 * the capture lies (the folder is the runner's business) */
+	base = r->input ? strrchr(r->input, '/') : NULL;
+	base = base && base[1] ? base + 1 : r->input ? r->input : "-";
+	if (!(m->in = calloc(1, sizeof(*m->in))) || !(m->in[0].name = strdup(base)))
 		goto oom;
 	m->nin = 1;
 	m->in[0].linktype = r->linktype;

@@ -273,6 +273,8 @@ struct trk_state {
 	 * holds the VXLAN header offset), each cache slot's first frame */
 	struct trk_tab fst_eps, fst_flows;
 	struct trk_dfirst *dfirst; /* [TRK_DUP_SLOTS] */
+	struct trk_mem fmem;       /* their memory: the caller's allocator, outside
+	                              the budget (they never make a table drop) */
 };
 
 struct vxgbp_track {

@@ -16,19 +16,28 @@
 
 #include "track.h"
 
+/* The records are held outside the budget (st->fmem): asking for a summary
+ * must not change what the tracker finds.  They are bounded all the same:
+ * one slot per key the tables hold, and the 2 MiB of the cache's first
+ * frames. */
 int vxgbpi_firsts_init(struct trk_state *st)
 {
+	st->fmem = st->mem;
+	st->fmem.budget = SIZE_MAX;
+	st->fmem.held = 0;
 	vxgbpi_tab_init(&st->fst_eps, TRK_KEY4);
 	vxgbpi_tab_init(&st->fst_flows, TRK_KEY6);
-	st->dfirst = vxgbpi_mem_get(&st->mem, TRK_DUP_SLOTS * sizeof(*st->dfirst));
+	st->dfirst = vxgbpi_mem_get(&st->fmem, TRK_DUP_SLOTS * sizeof(*st->dfirst));
 	return st->dfirst ? 0 : -1;
 }
 
 void vxgbpi_firsts_free(struct trk_state *st)
 {
-	vxgbpi_tab_free(&st->mem, &st->fst_eps);
-	vxgbpi_tab_free(&st->mem, &st->fst_flows);
-	vxgbpi_mem_put(&st->mem, st->dfirst, TRK_DUP_SLOTS * sizeof(*st->dfirst));
+	if (!st->dfirst)
+		return;
+	vxgbpi_tab_free(&st->fmem, &st->fst_eps);
+	vxgbpi_tab_free(&st->fmem, &st->fst_flows);
+	vxgbpi_mem_put(&st->fmem, st->dfirst, TRK_DUP_SLOTS * sizeof(*st->dfirst));
 	st->dfirst = NULL;
 }
 
@@ -56,8 +65,8 @@ unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsig
 
 	if (trk_tab_find(t, s->k, nw, h))
 		return 0; /* seen before the rules' slot was made again */
-	if (!(f = vxgbpi_tab_insert(&st->mem, t, s->k, h)))
-		return nw == TRK_KEY6 ? VXGBP_TRACK_FULL_FLOWS : VXGBP_TRACK_FULL_ENDPOINTS;
+	if (!(f = vxgbpi_tab_insert(&st->fmem, t, s->k, h)))
+		return 0; /* t->dropped says it: vxgbp_track_cache_next */
 	f->v.ep.frame = frame;
 	f->v.ep.group = p->vx.group;
 	if (nw == TRK_KEY6) { /* a flow: the ports the parser read on that frame too */
@@ -198,6 +207,8 @@ int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
 
 	if (!t || !(st = t->st) || !it || !c || !st->dup || (first && !st->dfirst))
 		return VXGBP_E_INVAL;
+	if (first && (st->fst_eps.dropped || st->fst_flows.dropped))
+		return VXGBP_E_NOSPACE;
 	for (; *it < TRK_DUP_SLOTS; (*it)++) {
 		size_t i = *it;
 

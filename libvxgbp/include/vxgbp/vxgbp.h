@@ -841,8 +841,10 @@ int vxgbp_track_flows(const struct vxgbp_track *t, struct vxgbp_track_flow *out,
  * it: what a later merge judges against the state the captures before left
  * (a key's first sighting against its last group there, a cache slot's
  * first frame against its last content there).  Without it the per-frame
- * work is what it was; with it the records take budget like the tables
- * (the cache's first frames 2 MiB at init). */
+ * work is what it was.  The records come from zalloc but outside the
+ * budget, so asking for them changes no finding and no count: one slot per
+ * key the tables hold (64 bytes) and the cache's first frames (2 MiB, at
+ * init). */
 #define VXGBP_TRACK_FIRSTS 0x8u     /* vxgbp_track_opts.what: first sightings */
 
 enum vxgbp_track_kind {
@@ -893,7 +895,9 @@ struct vxgbp_track_cached {
 };
 /* The next used slot at or after *it: what the cache holds now (first 0),
  * or the first frame that used each slot (first 1; VXGBP_TRACK_FIRSTS).
- * 1, 0 at the end, VXGBP_E_INVAL (no tracker, no cache, no FIRSTS). */
+ * 1, 0 at the end, VXGBP_E_INVAL (no tracker, no cache, no FIRSTS), or
+ * (first 1) VXGBP_E_NOSPACE when zalloc refused a first-sighting record:
+ * the first sightings are incomplete. */
 int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
 			   struct vxgbp_track_cached *c);
 /* The rule the tracker finds when frame cur uses the slot holding prev:
