@@ -25,8 +25,10 @@
 #include "check_ci.h"
 #include "cli.h"
 #include "frame.h"
+#include "inputs.h"
 #include "live.h"
 #include "out.h"
+#include "parallel.h"
 #include "policy.h"
 #include "print.h"
 #include "progress.h"
@@ -61,12 +63,18 @@ static void usage(FILE *f)
 "\n"
 "Input:\n"
 "  -r FILE         read a pcap or pcapng file ('-' for standard input), also\n"
-"                  gzip, zstd or xz compressed (told by its first bytes)\n"
+"                  gzip, zstd or xz compressed (told by its first bytes);\n"
+"                  several -r, or a directory (its *.pcap, *.pcapng, *.cap\n"
+"                  files by name), read as one capture in the order given\n"
 "  -i IFACE        capture live on IFACE: a TPACKET_V3 ring per worker, the\n"
 "                  BPF expression run in the kernel (docs/live.md)\n"
 "  -B KIB, --ring-size SIZE\n"
 "                  live: each worker's ring, in KiB as tcpdump's -B, or in\n"
 "                  bytes with k, M, G suffixes; default 32M\n"
+"  -j N, --jobs N  N worker threads; default: the CPUs available.  -r: the\n"
+"                  capture read in batches that they parse and print, output\n"
+"                  and results exactly as with -j 1 (docs/parallel.md); live:\n"
+"                  N sockets sharing the frames by flow hash (PACKET_FANOUT)\n"
 "  --libpcap       read classic pcap through libpcap too (the fast reader is\n"
 "                  the default; both give the same output); with -i capture\n"
 "                  through libpcap (one worker)\n"
@@ -146,6 +154,10 @@ static void usage(FILE *f)
 
 struct opts {
 	const char *rfile, *iface, *wfile, *gfile, *profile, *budget_arg;
+	const char **rargs;        /* every -r, in order (rfile: the first input) */
+	unsigned n_rargs;
+	char **rfiles;             /* rargs, directories expanded (inputs.h) */
+	unsigned n_rfiles;
 	const char *pfile;         /* --policy FILE */
 	const char *junit, *sarif; /* --junit FILE, --sarif FILE (imply --check) */
 	int json, stats, check, force, tflag, verbose, eflag, no_csum;
@@ -242,13 +254,27 @@ static int parse_report_opt(struct opts *o, int c, const char *arg)
 	return GO_ON;
 }
 
+/* One more -r: GO_ON, or EXIT_IO. */
+static int add_rfile(struct opts *o, const char *arg)
+{
+	const char **v = realloc(o->rargs, (o->n_rargs + 1) * sizeof(*v));
+
+	if (!v) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
+	}
+	o->rargs = v;
+	v[o->n_rargs++] = arg;
+	o->rfile = o->rargs[0];
+	return GO_ON;
+}
+
 /* One option: GO_ON, or the exit status. */
 static int parse_opt(struct opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'r':
-		o->rfile = arg;
-		break;
+		return add_rfile(o, arg);
 	case 'i':
 		o->iface = arg;
 		break;
@@ -264,6 +290,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->quiet = 1;
 		break;
 	case 'B':
+	case 'j':
 	case OPT_RING:
 		return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
 	case 't':
@@ -428,8 +455,23 @@ static int is_report_opt(const char *a)
 	return n >= 3 && n <= 8 && !strncmp(a, "--report", n);
 }
 
+/* -j N, -jN, --jobs N, --jobs=N (or an abbreviation): how many threads
+ * made the results, not part of them.  2: the value is the next argument,
+ * 1: in this one, 0: not -j. */
+static int is_jobs_opt(const char *a)
+{
+	size_t n = strcspn(a, "=");
+
+	if (!strncmp(a, "-j", 2))
+		return a[2] ? 1 : 2;
+	if (n >= 4 && n <= 6 && !strncmp(a, "--jobs", n))
+		return a[n] ? 1 : 2;
+	return 0;
+}
+
 /* argv[1..] as the report's header shows it: joined by spaces, without
- * --report FILE (where the report is written is not part of it). */
+ * --report FILE (where the report is written is not part of it) and -j N
+ * (the report is the same with any). */
 static char *cmdline_join(int argc, char **argv)
 {
 	size_t n = 1;
@@ -442,6 +484,10 @@ static char *cmdline_join(int argc, char **argv)
 	for (int k = 1; k < argc; k++) {
 		if (is_report_opt(argv[k])) {
 			k += !strchr(argv[k], '=');
+			continue;
+		}
+		if (is_jobs_opt(argv[k])) {
+			k += is_jobs_opt(argv[k]) == 2;
 			continue;
 		}
 		if (*s)
@@ -473,6 +519,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "dot", no_argument, NULL, OPT_DOT },
 		{ "ring-size", required_argument, NULL, OPT_RING },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "merge", no_argument, NULL, OPT_MERGE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -483,7 +530,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	vxgbp_parse_opts_init(&o->popts);
-	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:hqB:", lopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "r:i:c:nvetw:hqB:j:", lopts, NULL)) != -1)
 		if ((rc = parse_opt(o, c, optarg)) != GO_ON)
 			return rc;
 	if ((rc = check_combos(o)) != GO_ON)
@@ -560,6 +607,8 @@ struct run {
 	struct gd_frame_cfg fc;    /* the frame stages (frame.h) */
 	struct gd_frame_state fs;  /* fs.matched: the frames that matched */
 	struct vxgbp_pkt pkt;      /* the single-thread loop's parse */
+	struct gd_inputs ins;      /* -r: every input (inputs.h) */
+	int par_failed;            /* -j: the threads could not run */
 	struct check_ci_file junit, sarif; /* --junit, --sarif FILE */
 	struct gd_progress progress; /* the line on standard error */
 	char errbuf[GD_ERRBUF];
@@ -690,6 +739,41 @@ static int open_ci(struct run *r, const struct opts *o)
 
 static void frame_setup(struct run *r, const struct opts *o);
 
+/* -r: the inputs, directories expanded (inputs.h); --report, --junit and
+ * --sarif name one input.  GO_ON, or the exit status. */
+static int open_list(struct run *r, struct opts *o)
+{
+	if (inputs_list(o->rargs, o->n_rargs, &o->rfiles, &o->n_rfiles, r->errbuf) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		return EXIT_IO;
+	}
+	o->rfile = o->rfiles[0];
+	if (o->n_rfiles > 1 && (o->report || o->junit || o->sarif)) {
+		fprintf(stderr, "gbpdump: --report, --junit and --sarif read one capture, "
+			"not %u\n", o->n_rfiles);
+		return EXIT_USAGE;
+	}
+	return GO_ON;
+}
+
+/* The inputs after the first, read on from it.  GO_ON, or the exit status. */
+static int open_more(struct run *r, const struct opts *o)
+{
+	r->ins.first = &r->rd;
+	r->ins.first_fc = &r->fc;
+	r->ins.progress = &r->progress;
+	if (inputs_open(&r->ins, o->rfiles, o->n_rfiles, o->read_flags, o->filter,
+			r->errbuf) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+		return EXIT_IO;
+	}
+	if (o->wfile && inputs_linktype(&r->ins) < 0) {
+		fprintf(stderr, "gbpdump: -w writes one link type; the inputs have several\n");
+		return EXIT_USAGE;
+	}
+	return GO_ON;
+}
+
 static int run_open(struct run *r, struct opts *o)
 {
 	int rc;
@@ -704,7 +788,8 @@ static int run_open(struct run *r, struct opts *o)
 	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
 		return EXIT_USAGE;
 	o->live.flags = o->read_flags;
-	o->live.workers = 1; /* the workers need the frame stages (frame.h) */
+	if (!o->iface && (rc = open_list(r, o)) != GO_ON)
+		return rc;
 	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -721,7 +806,8 @@ static int run_open(struct run *r, struct opts *o)
 	o->popts.linktype = r->rd.linktype;
 	if ((rc = open_filter(r, o)) != GO_ON)
 		return rc;
-	if (o->wfile && writer_open(&r->wr, o->wfile, o->rfile, o->force, r->rd.linktype,
+	if (o->wfile && writer_open(&r->wr, o->wfile, (const char *const *)o->rfiles,
+				    o->force, r->rd.linktype,
 				    r->rd.snaplen, r->rd.nsec_res, r->errbuf) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		return EXIT_IO;
@@ -747,7 +833,7 @@ static int run_open(struct run *r, struct opts *o)
 	}
 	out_init(r->out, STDOUT_FILENO);
 	frame_setup(r, o);
-	return GO_ON;
+	return o->iface ? GO_ON : open_more(r, o);
 }
 
 /* The frame stages' configuration and state (frame.h) from the run.
@@ -773,14 +859,32 @@ static void frame_setup(struct run *r, const struct opts *o)
 
 /* One frame through the three stages on this thread.  Returns 1 when it
  * matched. */
-static int one_frame(struct run *r, const struct gd_rec *rec)
+static int one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
 {
 	uint64_t xf;
 
-	if (!gd_frame_parse(&r->fc, rec, &r->pkt))
+	if (!gd_frame_parse(fc, rec, &r->pkt))
 		return 0;
 	xf = gd_frame_state(&r->fs, rec, &r->pkt);
-	gd_frame_emit(&r->fc, &r->pp, r->out, rec, &r->pkt, xf);
+	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
+	return 1;
+}
+
+/* -r with -j N: the stages on N threads (parallel.h).  The reader's last
+ * return, as the one-thread loop gives it. */
+static int run_jobs(struct run *r, unsigned jobs)
+{
+	struct gd_par_src src = { inputs_next, &r->ins };
+	struct gd_par_run p = { jobs, 0, &r->fs, r->out, &r->pp, 0 };
+	int rr = gd_par_run(&p, &src, r->errbuf);
+
+	if (getenv("GBPDUMP_JOBS_DEBUG"))
+		fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs,
+			(unsigned long long)p.batches);
+	if (rr != -2)
+		return rr;
+	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
+	r->par_failed = 1;
 	return 1;
 }
 
@@ -788,7 +892,9 @@ static int one_frame(struct run *r, const struct gd_rec *rec)
  * reader's last return (0 at the end, -1 on a data error). */
 static int run_loop(struct run *r, const struct opts *o)
 {
+	const struct gd_frame_cfg *fc;
 	struct gd_rec rec;
+	unsigned jobs;
 	int rr;
 
 	if (o->iface) {
@@ -796,10 +902,18 @@ static int run_loop(struct run *r, const struct opts *o)
 		r->rd.stop = &stop; /* the rings look at it (live.c) */
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
+		if (r->rd.lv && r->rd.lv->nsock > 1) /* -j: the workers (live_run.c) */
+			return live_run(&r->rd, &r->fc, &r->fs, r->out, &stop, r->errbuf);
+		while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1)
+			if (one_frame(r, &r->fc, &rec) &&
+			    (r->out->err || gd_frame_stop(&r->fs)))
+				break;
+		return rr;
 	}
-	while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1) {
-		progress_tick(&r->progress, &r->rd);
-		if (!one_frame(r, &rec))
+	if ((jobs = o->live.workers ? o->live.workers : gd_par_cpus()) > 1)
+		return run_jobs(r, jobs);
+	while ((rr = inputs_next(&r->ins, &rec, &fc, r->errbuf)) == 1) {
+		if (!one_frame(r, fc, &rec))
 			continue;
 		if (r->out->err || gd_frame_stop(&r->fs))
 			break;
@@ -968,6 +1082,7 @@ static void run_close(struct run *r, const struct opts *o)
 		pcap_freecode(&r->prog);
 	if (r->dead)
 		pcap_close(r->dead);
+	inputs_close(&r->ins);
 	if (r->rd_open)
 		reader_close(&r->rd);
 	if (r->trk) {
@@ -1003,14 +1118,19 @@ int main(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &o)) != GO_ON) {
 		free(o.filter);
 		free(o.cmdline);
+		free(o.rargs);
 		return rc;
 	}
 	if (o.merge) /* summaries instead of a capture (merge.c) */
 		rc = run_merge(&run, &o);
 	else if ((rc = run_open(&run, &o)) == GO_ON)
 		rc = run_finish(&run, &o, run_loop(&run, &o));
+	if (run.par_failed) /* -j: no threads or their memory (said already) */
+		rc = EXIT_IO;
 	run_close(&run, &o);
 	free(o.filter);
 	free(o.cmdline);
+	free(o.rargs);
+	inputs_list_free(o.rfiles);
 	return rc;
 }

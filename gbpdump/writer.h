@@ -26,12 +26,12 @@ struct gd_writer {
 	int failed;     /* errno of the first failed write, 0 */
 };
 
-/* 0, or -1 with errbuf.  input may be NULL (live capture) or "-" (stdin). */
-static inline int writer_open(struct gd_writer *w, const char *path, const char *input,
-			      int force, int linktype, uint32_t snaplen, int nsec,
-			      char *errbuf)
+/* 0, or -1 with errbuf.  inputs: the captures read, a NULL-ended list
+ * (NULL: none, live capture; "-" is stdin). */
+static inline int writer_open(struct gd_writer *w, const char *path,
+			      const char *const *inputs, int force, int linktype,
+			      uint32_t snaplen, int nsec, char *errbuf)
 {
-	const char *inputs[2] = { input, NULL };
 	struct pcapw_opts o = {
 		.flags = (force ? PCAPW_FORCE : 0) | (nsec ? PCAPW_NSEC : 0),
 		.linktype = linktype,

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * inputs.h - several -r inputs read as one stream: -r a -r b -r DIR.
+ *
+ * The names: every -r in the order given; a directory stands for the
+ * capture files in it (not its subdirectories), sorted by name (strcmp):
+ * regular files named *.pcap, *.pcapng or *.cap, also with .gz, .zst or
+ * .xz after it; hidden files (a leading dot) and anything else are skipped.
+ *
+ * The stream: frame numbers continue from one input to the next (the
+ * readers' own numbers stay in their error messages, with the file's name
+ * and offset); each input has its own link type, hence its own parse
+ * options and BPF program (the frame configuration of frame.h).  The run's
+ * first input is read by main.c's reader; inputs.c opens the others.
+ */
+#ifndef GBPDUMP_INPUTS_H
+#define GBPDUMP_INPUTS_H
+
+#include <stdint.h>
+
+#include "frame.h"
+#include "progress.h"
+#include "reader.h"
+
+struct gd_input {
+	struct gd_reader rd;
+	int rd_open;
+	struct vxgbp_parse_opts popts;
+	struct bpf_program prog;
+	int have_prog;
+	pcap_t *dead;
+	struct gd_frame_cfg fc;
+};
+
+struct gd_inputs {
+	struct gd_reader *first;     /* main.c's reader of names[0] */
+	const struct gd_frame_cfg *first_fc;
+	struct gd_input *more;       /* names[1..n-1] */
+	unsigned n, cur;             /* inputs; the one being read */
+	uint64_t base;               /* frames of the inputs before cur */
+	struct gd_progress *progress;
+};
+
+/* The names -r gave (args), directories expanded, into a new NULL-ended
+ * array (*names, each string owned by it) of *n names.  0, or -1 with
+ * errbuf (a directory without a capture file in it is an error). */
+int inputs_list(const char *const *args, unsigned nargs, char ***names, unsigned *n,
+		char *errbuf);
+void inputs_list_free(char **names);
+
+/* Open names[1..n-1] after the first (its reader and frame configuration
+ * are main.c's); filter: the BPF expression or NULL.  0, or -1 with errbuf;
+ * inputs_close() in any case. */
+int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
+		const char *filter, char *errbuf);
+/* The link type every input has, or -1 when they differ (-w writes one). */
+int inputs_linktype(const struct gd_inputs *s);
+/* The gd_par_src callback (parallel.h), for -j 1 as well. */
+int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
+		char *errbuf);
+void inputs_close(struct gd_inputs *s);
+
+#endif /* GBPDUMP_INPUTS_H */

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* parallel.c - gbpdump -j N (see parallel.h). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel.h"
+
+/* A worker's staging buffer is moved into the batch's text when it has
+ * less than this room left: one frame's text or JSON is far smaller (its
+ * headers are bounded: VXGBP_MAX_NESTED, VXGBP_MAX_VLAN, ...), so the
+ * staging gd_out never has to write anything itself. */
+#define STAGE_ROOM (64u * 1024)
+
+enum slot_state { SLOT_FREE, SLOT_FILLED };
+
+struct batch {
+	uint64_t seq;                 /* which batch of the run */
+	enum slot_state state;
+	const struct gd_frame_cfg *cfg;
+	size_t n, cap_recs;
+	struct gd_rec *recs;
+	struct vxgbp_pkt *pkts;
+	uint64_t *xf;
+	uint8_t *match;               /* stage 1 matched */
+	uint8_t *bytes;               /* the records' bytes */
+	size_t used, cap_bytes;
+	size_t n_state;               /* frames [0, n_state) went through stage 2 */
+	char *text;                   /* stage 3's output */
+	size_t text_len, text_cap;
+	int oom;                      /* stage 3 ran out of memory */
+};
+
+struct par {
+	struct gd_par_run *run;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch *slots;
+	unsigned nslots;
+	uint64_t filled, claimed, state_seq, out_seq;
+	int done, stopped, oom;
+};
+
+unsigned gd_par_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0 || (n = CPU_COUNT(&set)) < 1)
+		return 1;
+	return (unsigned)n;
+}
+
+static void batch_free(struct batch *b)
+{
+	free(b->recs);
+	free(b->pkts);
+	free(b->xf);
+	free(b->match);
+	free(b->bytes);
+	free(b->text);
+}
+
+static int batch_alloc(struct batch *b, size_t bytes)
+{
+	memset(b, 0, sizeof(*b));
+	b->cap_recs = GD_PAR_RECS;
+	b->cap_bytes = bytes;
+	b->recs = calloc(b->cap_recs, sizeof(*b->recs));
+	b->pkts = calloc(b->cap_recs, sizeof(*b->pkts));
+	b->xf = calloc(b->cap_recs, sizeof(*b->xf));
+	b->match = calloc(b->cap_recs, 1);
+	b->bytes = malloc(bytes);
+	return b->recs && b->pkts && b->xf && b->match && b->bytes ? 0 : -1;
+}
+
+/* Append n bytes to the batch's text.  0, or -1 out of memory. */
+static int text_add(struct batch *b, const char *s, size_t n)
+{
+	if (b->text_cap - b->text_len < n) {
+		size_t cap = b->text_cap ? b->text_cap : 64 * 1024;
+		char *t;
+
+		while (cap - b->text_len < n)
+			cap *= 2;
+		if (!(t = realloc(b->text, cap)))
+			return -1;
+		b->text = t;
+		b->text_cap = cap;
+	}
+	memcpy(b->text + b->text_len, s, n);
+	b->text_len += n;
+	return 0;
+}
+
+/* Stage 2 for a batch, on the thread holding the state token (stopped:
+ * an earlier batch stopped the run).  Returns 1 when this one stops it. */
+static int batch_state(struct par *P, struct batch *b, int stopped)
+{
+	struct gd_frame_state *fs = P->run->fs;
+
+	b->n_state = 0;
+	if (stopped)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		b->n_state = i + 1;
+		if (!b->match[i])
+			continue;
+		b->xf[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
+		if (gd_frame_stop(fs))
+			return 1;
+	}
+	return 0;
+}
+
+/* Stage 3 for a batch into its text, staged in o. */
+static void batch_emit(struct batch *b, struct gd_print *pp, struct gd_out *o)
+{
+	b->text_len = 0;
+	b->oom = 0;
+	if (b->cfg->emit == GD_EMIT_NONE)
+		return;
+	for (size_t i = 0; i < b->n_state; i++) {
+		if (!b->match[i])
+			continue;
+		gd_frame_emit(b->cfg, pp, o, &b->recs[i], &b->pkts[i], b->xf[i]);
+		if (GD_OUT_CAP - o->len < STAGE_ROOM) {
+			b->oom |= text_add(b, o->buf, o->len) < 0;
+			o->len = 0;
+		}
+	}
+	b->oom |= text_add(b, o->buf, o->len) < 0;
+	o->len = 0;
+}
+
+/* Wait (holding P->mu) until *seq reaches want. */
+static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+{
+	while (*seq != want)
+		pthread_cond_wait(&P->cv, &P->mu);
+}
+
+/* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
+static void batch_run(struct par *P, struct batch *b, struct gd_print *pp, struct gd_out *o)
+{
+	int stopped, stop;
+
+	for (size_t i = 0; i < b->n; i++)
+		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->state_seq, b->seq);
+	stopped = P->stopped;
+	pthread_mutex_unlock(&P->mu);
+	stop = batch_state(P, b, stopped); /* the token: state_seq stays b->seq */
+	pthread_mutex_lock(&P->mu);
+	P->stopped |= stop;
+	P->state_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+	batch_emit(b, pp, o);
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->out_seq, b->seq);
+	pthread_mutex_unlock(&P->mu);
+	/* the output token: out_seq stays b->seq */
+	if (!b->oom && !P->run->out->err)
+		out_write(P->run->out, b->text, b->text_len);
+	pthread_mutex_lock(&P->mu);
+	P->oom |= b->oom;
+	if (P->run->out->err || P->oom)
+		P->stopped = 1;
+	b->state = SLOT_FREE;
+	P->out_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+}
+
+struct worker {
+	struct par *P;
+	pthread_t tid;
+	struct gd_print pp;
+	struct gd_out *o;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *P = w->P;
+
+	for (;;) {
+		struct batch *b;
+
+		pthread_mutex_lock(&P->mu);
+		while (P->claimed == P->filled && !P->done)
+			pthread_cond_wait(&P->cv, &P->mu);
+		if (P->claimed == P->filled) {
+			pthread_mutex_unlock(&P->mu);
+			return NULL;
+		}
+		b = &P->slots[P->claimed % P->nslots];
+		P->claimed++;
+		pthread_mutex_unlock(&P->mu);
+		batch_run(P, b, &w->pp, w->o);
+	}
+}
+
+/* The next free slot for batch seq, emptied (P->mu not held). */
+static struct batch *slot_get(struct par *P, uint64_t seq)
+{
+	struct batch *b = &P->slots[seq % P->nslots];
+
+	pthread_mutex_lock(&P->mu);
+	while (b->state != SLOT_FREE)
+		pthread_cond_wait(&P->cv, &P->mu);
+	pthread_mutex_unlock(&P->mu);
+	b->seq = seq;
+	b->n = 0;
+	b->used = 0;
+	b->cfg = NULL;
+	return b;
+}
+
+/* Hand a filled batch to the workers.  Returns 1 when the run stopped. */
+static int slot_put(struct par *P, struct batch *b)
+{
+	int stopped;
+
+	pthread_mutex_lock(&P->mu);
+	b->state = SLOT_FILLED;
+	P->filled++;
+	stopped = P->stopped;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+	return stopped;
+}
+
+/* Room for a record of n bytes in an empty batch: its buffer grows for a
+ * record larger than a chunk.  0, or -1 out of memory. */
+static int batch_room(struct batch *b, size_t n)
+{
+	uint8_t *nb;
+
+	if (n <= b->cap_bytes)
+		return 0;
+	if (!(nb = realloc(b->bytes, n)))
+		return -1;
+	b->bytes = nb;
+	b->cap_bytes = n;
+	return 0;
+}
+
+/* Copy rec into b (which has room). */
+static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg)
+{
+	struct gd_rec *d = &b->recs[b->n++];
+
+	*d = *rec;
+	if (rec->caplen)
+		memcpy(b->bytes + b->used, rec->data, rec->caplen);
+	d->data = b->bytes + b->used;
+	b->used += rec->caplen;
+	b->cfg = cfg;
+}
+
+/* The reading thread: every record into batches, until the end, an error
+ * or a stop.  Returns what gd_par_run() returns. */
+static int read_all(struct par *P, const struct gd_par_src *src, char *errbuf)
+{
+	const struct gd_frame_cfg *cfg;
+	struct gd_rec rec;
+	struct batch *b = slot_get(P, 0);
+	uint64_t seq = 0;
+	int rr;
+
+	while ((rr = src->next(src->ctx, &rec, &cfg, errbuf)) == 1) {
+		if (b->n && (b->n == b->cap_recs || cfg != b->cfg ||
+			     b->cap_bytes - b->used < rec.caplen)) {
+			if (slot_put(P, b))
+				return 1;
+			b = slot_get(P, ++seq);
+		}
+		if (!b->n && batch_room(b, rec.caplen) < 0) {
+			snprintf(errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
+				 rec.caplen);
+			rr = -2;
+			break;
+		}
+		batch_add(b, &rec, cfg);
+	}
+	if (b->n)
+		slot_put(P, b);
+	return rr;
+}
+
+/* GBPDUMP_CHUNK_BYTES (tests: many small batches), else the default. */
+static size_t chunk_bytes(const struct gd_par_run *p)
+{
+	const char *e = getenv("GBPDUMP_CHUNK_BYTES");
+	char *end;
+	unsigned long long v;
+
+	if (p->chunk_bytes)
+		return p->chunk_bytes;
+	if (e && *e) {
+		errno = 0;
+		v = strtoull(e, &end, 10);
+		if (!errno && !*end && v >= 1 && v <= (1ull << 30))
+			return (size_t)v;
+	}
+	return GD_PAR_CHUNK;
+}
+
+static void par_free(struct par *P, struct worker *w, unsigned nw)
+{
+	for (unsigned i = 0; i < P->nslots; i++)
+		batch_free(&P->slots[i]);
+	for (unsigned i = 0; i < nw; i++)
+		free(w[i].o);
+	free(P->slots);
+	free(w);
+	pthread_cond_destroy(&P->cv);
+	pthread_mutex_destroy(&P->mu);
+}
+
+/* The slots and the workers' buffers.  0, or -1 out of memory. */
+static int par_alloc(struct par *P, struct worker **wp, unsigned jobs, size_t bytes)
+{
+	struct worker *w;
+
+	P->nslots = jobs * GD_PAR_SLOTS_PER_JOB;
+	if (!(P->slots = calloc(P->nslots, sizeof(*P->slots))) ||
+	    !(w = calloc(jobs, sizeof(*w)))) {
+		P->nslots = 0;
+		return -1;
+	}
+	*wp = w;
+	for (unsigned i = 0; i < P->nslots; i++)
+		if (batch_alloc(&P->slots[i], bytes) < 0)
+			return -1;
+	for (unsigned i = 0; i < jobs; i++) {
+		if (!(w[i].o = malloc(sizeof(*w[i].o))))
+			return -1;
+		out_init(w[i].o, -1); /* never written: batch_emit() empties it */
+		w[i].P = P;
+		gd_frame_print_copy(&w[i].pp, P->run->pp);
+	}
+	return 0;
+}
+
+int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
+{
+	struct par P;
+	struct worker *w = NULL;
+	unsigned started = 0;
+	int rr, e = 0;
+
+	memset(&P, 0, sizeof(P));
+	P.run = p;
+	pthread_mutex_init(&P.mu, NULL);
+	pthread_cond_init(&P.cv, NULL);
+	if (par_alloc(&P, &w, p->jobs, chunk_bytes(p)) < 0) {
+		par_free(&P, w, w ? p->jobs : 0);
+		snprintf(errbuf, GD_ERRBUF, "out of memory");
+		return -2;
+	}
+	while (started < p->jobs &&
+	       !(e = pthread_create(&w[started].tid, NULL, worker_main, &w[started])))
+		started++;
+	rr = e ? -2 : read_all(&P, src, errbuf);
+	if (e)
+		snprintf(errbuf, GD_ERRBUF, "cannot start %u threads: %s", p->jobs, strerror(e));
+	pthread_mutex_lock(&P.mu);
+	P.done = 1;
+	pthread_cond_broadcast(&P.cv);
+	pthread_mutex_unlock(&P.mu);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	p->batches = P.filled;
+	if (P.oom) {
+		snprintf(errbuf, GD_ERRBUF, "out of memory");
+		rr = -2;
+	} else if (P.stopped && rr != -2) {
+		rr = 1;
+	}
+	par_free(&P, w, p->jobs);
+	return rr;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * parallel.h - gbpdump -j N: the frame stages of frame.h on N worker
+ * threads, with the output and every cross-frame result of one thread.
+ *
+ * The calling thread reads: it takes records from a gd_par_src one after
+ * the other (the same reader, the same errors at the same records as with
+ * one thread) and copies them into batches of at most GBPDUMP_CHUNK_BYTES
+ * record bytes (default GD_PAR_CHUNK) and GD_PAR_RECS records.  A worker
+ * takes the next batch and
+ *   1. parses its frames (gd_frame_parse), in parallel with the others;
+ *   2. waits for the state token: batch k runs gd_frame_state() only after
+ *      batch k-1 did, frame by frame in order (so the tracker, --check,
+ *      --report and -w see exactly the one-thread sequence), and the first
+ *      frame that stops the run (-c, -w failed) ends stage 2 for good;
+ *   3. prints its frames (gd_frame_emit) into its own buffer, in parallel;
+ *   4. waits for the output token and appends the batch's text to the
+ *      run's standard output after batch k-1's.
+ * A fixed number of batches is in flight (GD_PAR_SLOTS_PER_JOB per worker):
+ * memory does not grow with the capture.
+ */
+#ifndef GBPDUMP_PARALLEL_H
+#define GBPDUMP_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frame.h"
+#include "out.h"
+#include "reader.h"
+
+#define GD_PAR_CHUNK (1024u * 1024) /* record bytes per batch */
+#define GD_PAR_RECS 2048u           /* records per batch */
+#define GD_PAR_SLOTS_PER_JOB 2u
+#define GD_PAR_MAX_JOBS 256u
+
+/* Where records come from, called on the reading thread only: 1 with rec
+ * (its bytes valid until the next call) and the frame configuration of its
+ * input, 0 at the end, -1 on an error (errbuf). */
+struct gd_par_src {
+	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
+		    char *errbuf);
+	void *ctx;
+};
+
+struct gd_par_run {
+	unsigned jobs;                 /* worker threads, >= 1 */
+	size_t chunk_bytes;            /* 0: GD_PAR_CHUNK (or the environment's) */
+	struct gd_frame_state *fs;     /* stage 2's objects */
+	struct gd_out *out;            /* standard output: batches in order */
+	const struct gd_print *pp;     /* copied per worker */
+	uint64_t batches;              /* out: batches read */
+};
+
+/* Every record of src through the stages.  Returns the source's last
+ * return (1: the run stopped early: -c, -w or the output failed; 0: the
+ * end; -1: an error, errbuf says it), or -2 when the threads or their
+ * memory could not be had (errbuf says it). */
+int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf);
+
+/* The CPUs this process may run on (sched_getaffinity), at least 1. */
+unsigned gd_par_cpus(void);
+
+#endif /* GBPDUMP_PARALLEL_H */
