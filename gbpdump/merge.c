@@ -812,7 +812,7 @@ int msum_file_hash(char *buf, const char *path)
 		fprintf(stderr, "gbpdump: %s: read error\n", path);
 		return -1;
 	}
-	snprintf(buf, 24, "fnv1a64:%016llx", (unsigned long long)h);
+	snprintf(buf, 32, "fnv1a64:%016llx", (unsigned long long)h);
 	return 0;
 }
 
@@ -823,7 +823,7 @@ int msum_file_hash(char *buf, const char *path)
 static int hash_agrees(const char *what, const char *want, const char *file,
 		       const char *first)
 {
-	char h[24];
+	char h[32];
 
 	if (msum_file_hash(h, file) < 0)
 		return -1;

@@ -54,8 +54,8 @@ struct msum_opts {
 	char profile[16];       /* --check */
 	int checksums;          /* --check: 1 verified */
 	uint64_t budget;        /* --track-budget in bytes (0: the default) */
-	char groups[24];        /* "fnv1a64:<hex>" of the --groups file, or "" */
-	char policy[24];        /* same for --policy */
+	char groups[32];        /* "fnv1a64:<hex>" of the --groups file, or "" */
+	char policy[32];        /* same for --policy */
 	char *filter;           /* the BPF expression, or NULL */
 	int64_t vni, gbp;       /* --vni, --gbp; -1 not given */
 };
@@ -126,7 +126,7 @@ int merge_check_run(const struct msum_run *r, const struct vxgbp_track *t,
 int merge_main(char **files, int nfiles, int json, const char *gfile, const char *pfile,
 	       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy);
 
-/* "fnv1a64:<16 hex digits>" of a file's bytes into buf (24 bytes), or ""
+/* "fnv1a64:<16 hex digits>" of a file's bytes into buf (32 bytes), or ""
  * for NULL.  0, or -1 after a message (unreadable). */
 int msum_file_hash(char *buf, const char *path);
 

@@ -57,7 +57,7 @@ static void write_counts(struct gd_out *o, const char *name,
 {
 	out_printf(o, ",\"%s\":[", name);
 	for (size_t i = 0; i < n; i++)
-		out_printf(o, "%s[%u,%llu,%llu]", i ? "," : "", c[i].key,
+		out_printf(o, "%s{\"key\":%u,\"frames\":%llu,\"bytes\":%llu}", i ? "," : "", c[i].key,
 			   (unsigned long long)c[i].frames, (unsigned long long)c[i].bytes);
 	out_putc(o, ']');
 }
@@ -68,18 +68,22 @@ static void write_keys(const struct msum *m, struct gd_out *o)
 	for (size_t i = 0; i < m->npairs; i++) {
 		const struct vxgbp_track_entry *e = &m->pairs[i];
 
-		out_printf(o, "%s[%u,%u,%u,", i ? "," : "", e->src_group, e->vni, e->family);
+		out_printf(o, "%s{\"src\":%u,\"vni\":%u,\"family\":%u,\"dst\":", i ? "," : "",
+			   e->src_group, e->vni, e->family);
 		put_addr(o, e->family, e->addr);
-		out_printf(o, ",%llu,%llu]", (unsigned long long)e->frames,
+		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}", (unsigned long long)e->frames,
 			   (unsigned long long)e->bytes);
 	}
 	out_str(o, "],\"endpoints\":[");
 	for (size_t i = 0; i < m->neps; i++) {
 		const struct vxgbp_track_entry *e = &m->eps[i];
 
-		out_printf(o, "%s[%u,%u,", i ? "," : "", e->vni, e->family);
+		out_printf(o, "%s{\"vni\":%u,\"family\":%u,\"addr\":", i ? "," : "", e->vni,
+			   e->family);
 		put_addr(o, e->family, e->addr);
-		out_printf(o, ",%u,%llu,%u,%d,%llu,%u,%u]", e->learned,
+		out_printf(o, ",\"learned\":%u,\"first\":%llu,\"first_group\":%u,"
+			   "\"first_off\":%d,\"last\":%llu,\"last_group\":%u,\"last_flags\":%u}",
+			   e->learned,
 			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
 			   (unsigned long long)e->last_frame, e->last_group, e->last_flags);
 	}
@@ -87,11 +91,14 @@ static void write_keys(const struct msum *m, struct gd_out *o)
 	for (size_t i = 0; i < m->nflows; i++) {
 		const struct vxgbp_track_entry *e = &m->flows[i];
 
-		out_printf(o, "%s[%u,%u,%u,", i ? "," : "", e->vni, e->family, e->proto);
+		out_printf(o, "%s{\"vni\":%u,\"version\":%u,\"proto\":%u,\"src\":", i ? "," : "",
+			   e->vni, e->family, e->proto);
 		put_addr(o, e->family, e->addr);
-		out_printf(o, ",%u,", e->sport);
+		out_printf(o, ",\"sport\":%u,\"dst\":", e->sport);
 		put_addr(o, e->family, e->addr2);
-		out_printf(o, ",%u,%llu,%u,%d,%llu,%u,%u,%u,%u]", e->dport,
+		out_printf(o, ",\"dport\":%u,\"first\":%llu,\"first_group\":%u,\"first_off\":%d,"
+			   "\"last\":%llu,\"last_group\":%u,\"last_flags\":%u,\"first_sport\":%u,"
+			   "\"first_dport\":%u}", e->dport,
 			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
 			   (unsigned long long)e->last_frame, e->last_group, e->last_flags,
 			   e->first_sport, e->first_dport);
@@ -108,7 +115,8 @@ static void write_cache(const struct msum *m, struct gd_out *o, int first)
 	for (size_t i = 0; i < m->ncache; i++) {
 		if (!c[i].frame)
 			continue;
-		out_printf(o, "%s[%u,\"%016llx\",%u,%llu,%u,%u,%d]", k++ ? "," : "", c[i].slot,
+		out_printf(o, "%s{\"slot\":%u,\"hash\":\"%016llx\",\"len\":%u,\"frame\":%llu,"
+			   "\"flags\":%u,\"group\":%u,\"off\":%d}", k++ ? "," : "", c[i].slot,
 			   (unsigned long long)c[i].hash, c[i].len, (unsigned long long)c[i].frame,
 			   c[i].flags, c[i].group, c[i].off);
 	}
@@ -127,10 +135,10 @@ static void write_findings(const struct msum *m, struct gd_out *o)
 		out_printf(o, ",\"level\":\"%s\",\"count\":%llu,\"first\":[", lvl_name(f->level),
 			   (unsigned long long)f->count);
 		for (unsigned j = 0; j < f->n; j++) {
-			out_printf(o, "%s[%llu,%d,", j ? "," : "", (unsigned long long)f->first[j].frame,
-				   f->first[j].off);
+			out_printf(o, "%s{\"frame\":%llu,\"offset\":%d,\"detail\":", j ? "," : "",
+				   (unsigned long long)f->first[j].frame, f->first[j].off);
 			out_json_str(o, f->first[j].what);
-			out_putc(o, ']');
+			out_putc(o, '}');
 		}
 		out_str(o, "]}");
 	}
@@ -227,21 +235,60 @@ static int col_str(struct rd *r, const struct jv *row, size_t i, const char **s)
 	return 0;
 }
 
-/* The array member key of o whose elements are arrays of ncol values:
- * its element count, or -1. */
-static long rows(struct rd *r, const struct jv *o, const char *key, size_t ncol,
-		 const struct jv **arr)
+/* Put the members of row (an object) in the order of names (ncol of
+ * them, each present once, no other): 0, or -1. */
+static int row_order(struct rd *r, const struct jv *row, const char *const *names,
+		     size_t ncol, const char *key)
+{
+	if (row->t != J_OBJ || row->n != ncol)
+		return rd_fail(r, row, "a row of the wrong shape", key);
+	for (size_t i = 0; i < ncol; i++) {
+		size_t j = i;
+
+		while (j < ncol && strcmp(row->a[j]->key, names[i]))
+			j++;
+		if (j == ncol)
+			return rd_fail(r, row, "a row without one of its members", key);
+		if (j != i) {
+			struct jv *t = row->a[i];
+
+			row->a[i] = row->a[j];
+			row->a[j] = t;
+		}
+	}
+	return 0;
+}
+
+/* The array member key of o whose elements are objects with the members
+ * names (ncol), then in that order: its element count, or -1. */
+static long rows(struct rd *r, const struct jv *o, const char *key, const char *const *names,
+		 size_t ncol, const struct jv **arr)
 {
 	const struct jv *a = jget(o, key);
 
 	if (!a || a->t != J_ARR)
 		return rd_fail(r, a ? a : o, a ? "an array expected" : "missing", key);
 	for (size_t i = 0; i < a->n; i++)
-		if (a->a[i]->t != J_ARR || a->a[i]->n != ncol)
-			return rd_fail(r, a->a[i], "a row of the wrong shape", key);
+		if (row_order(r, a->a[i], names, ncol, key) < 0)
+			return -1;
 	*arr = a;
 	return (long)a->n;
 }
+
+#define ROWS(r, o, key, names, arr) rows(r, o, key, names, sizeof(names) / sizeof(names[0]), arr)
+
+static const char *const cols_count[] = { "key", "frames", "bytes" };
+static const char *const cols_pair[] = { "src", "vni", "family", "dst", "frames", "bytes" };
+static const char *const cols_ep[] = { "vni", "family", "addr", "learned", "first",
+				       "first_group", "first_off", "last", "last_group",
+				       "last_flags" };
+static const char *const cols_flow[] = { "vni", "version", "proto", "src", "sport", "dst",
+					 "dport", "first", "first_group", "first_off", "last",
+					 "last_group", "last_flags", "first_sport",
+					 "first_dport" };
+static const char *const cols_cache[] = { "slot", "hash", "len", "frame", "flags", "group",
+					  "off" };
+static const char *const cols_occ[] = { "frame", "offset", "detail" };
 
 static int parse_addr(struct rd *r, const struct jv *at, unsigned family, const char *s,
 		      uint8_t *a)
@@ -274,7 +321,7 @@ static int read_counts(struct rd *r, const struct jv *s, const char *key, uint32
 		       struct vxgbp_track_count **out, size_t *n)
 {
 	const struct jv *a;
-	long k = rows(r, s, key, 3, &a);
+	long k = ROWS(r, s, key, cols_count, &a);
 	uint64_t v[3];
 
 	if (k < 0 || !(*out = rd_alloc(r, s, (size_t)k, sizeof(**out))))
@@ -297,7 +344,7 @@ static int family_ok(struct rd *r, const struct jv *at, uint64_t f)
 static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
-	long k = rows(r, s, "pairs", 6, &a);
+	long k = ROWS(r, s, "pairs", cols_pair, &a);
 	const char *str;
 	uint64_t v[6];
 
@@ -345,7 +392,7 @@ static int read_sightings(struct rd *r, const struct jv *w, size_t c,
 static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
-	long k = rows(r, s, "endpoints", 10, &a);
+	long k = ROWS(r, s, "endpoints", cols_ep, &a);
 	const char *str;
 	uint64_t v[4];
 
@@ -371,7 +418,7 @@ static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
-	long k = rows(r, s, "flows", 15, &a);
+	long k = ROWS(r, s, "flows", cols_flow, &a);
 	const char *s1, *s2;
 	uint64_t v[7];
 
@@ -404,7 +451,7 @@ static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
 static int read_cache(struct rd *r, const struct jv *s, struct msum *m, int first)
 {
 	const struct jv *a;
-	long k = rows(r, s, first ? "cache_first" : "cache_last", 7, &a);
+	long k = ROWS(r, s, first ? "cache_first" : "cache_last", cols_cache, &a);
 	struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
 	const char *hs;
 	uint64_t v[7];
@@ -455,7 +502,7 @@ static int read_find(struct rd *r, const struct jv *o, struct msum_find *f)
 		return rd_fail(r, id ? id : o, "not a rule this gbpdump knows", "rule");
 	f->rule = (unsigned)rule;
 	if (read_level(r, jget(o, "level"), &f->level) || rd_u64(r, o, "count", &f->count) ||
-	    (k = rows(r, o, "first", 3, &a)) < 0)
+	    (k = ROWS(r, o, "first", cols_occ, &a)) < 0)
 		return -1;
 	if (k > CHECK_FIRST || (uint64_t)k > f->count)
 		return rd_fail(r, a, "more first occurrences than counted or kept", "first");

@@ -47,7 +47,7 @@ refuse 1 "nosum.json: no \"summary\" object" --merge "$tmp/nosum.json"
 sed 's/"summary":{"version":1,/"summary":{"version":2,/' "$tmp/a.json" > "$tmp/v2.json"
 refuse 1 "v2.json: byte [0-9]*: summary format version 2; this gbpdump reads version 1" \
 	--merge "$tmp/a.json" "$tmp/v2.json"
-sed 's/"endpoints":\[\[/"endpoints":[["x",/' "$tmp/a.json" > "$tmp/bad.json"
+sed 's/"endpoints":\[{"vni":[0-9]*/"endpoints":[{"vni":"x"/' "$tmp/a.json" > "$tmp/bad.json"
 refuse 1 "bad.json: byte [0-9]*: " --merge "$tmp/bad.json"
 sed 's/"mode":"check"/"mode":"chess"/' "$tmp/a.json" > "$tmp/mode.json"
 refuse 1 "mode.json: byte [0-9]*: mode: not" --merge "$tmp/mode.json"
