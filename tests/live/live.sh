@@ -101,7 +101,7 @@ stats|ipv6|term)
 	start -j "$j" --stats
 	if [ "$case" = ipv6 ]; then send -6 -n 3000 -r 5000 -f 256; else send -n 3000 -r 5000 -f 256; fi
 	if [ "$case" = term ]; then stop TERM; else stop; fi
-	"$gd" -r "$dir/sent.pcap" --stats >"$dir/expected" || fail "gbpdump -r"
+	"$gd" -j 1 -r "$dir/sent.pcap" --stats >"$dir/expected" || fail "gbpdump -r"
 	same "$dir/out" "$dir/expected" "--stats differs from gbpdump -r of the frames sent"
 	counters 3000 3000
 	;;
@@ -109,7 +109,7 @@ text)
 	start -j "$j" -t --no-checksums
 	send -n 2000 -r 4000 -f 128
 	stop
-	"$gd" -r "$dir/sent.pcap" -t --no-checksums | sort >"$dir/expected" || fail "gbpdump -r"
+	"$gd" -j 1 -r "$dir/sent.pcap" -t --no-checksums | sort >"$dir/expected" || fail "gbpdump -r"
 	sort "$dir/out" >"$dir/got"
 	[ "$(wc -l <"$dir/got")" -eq 2000 ] || fail "$(wc -l <"$dir/got") lines, expected 2000"
 	same "$dir/got" "$dir/expected" "text differs from gbpdump -r of the frames sent"
@@ -133,7 +133,7 @@ filter)
 	start -j "$j" --stats "$expr"
 	send -n 3200 -r 5000 -f 256
 	stop
-	"$gd" -r "$dir/sent.pcap" --stats "$expr" >"$dir/expected" || fail "gbpdump -r"
+	"$gd" -j 1 -r "$dir/sent.pcap" --stats "$expr" >"$dir/expected" || fail "gbpdump -r"
 	same "$dir/out" "$dir/expected" "--stats with a filter differs from gbpdump -r"
 	# 2 of gbpblast's 16 source ports: the others' frames never counted
 	k=$(sed -n '1s/^\([0-9]*\) frames.*/\1/p' "$dir/expected")
@@ -153,7 +153,7 @@ libpcap)
 	head -1 "$dir/out" | grep -q "^$c frames" ||
 		fail "--stats: $(head -1 "$dir/out"), $c packets captured"
 	if [ "$d" = 0 ]; then
-		"$gd" -r "$dir/sent.pcap" --stats >"$dir/expected" || fail "gbpdump -r"
+		"$gd" -j 1 -r "$dir/sent.pcap" --stats >"$dir/expected" || fail "gbpdump -r"
 		same "$dir/out" "$dir/expected" "--libpcap --stats differs from gbpdump -r"
 	else
 		echo "note: libpcap dropped $d frames at 2000 frames/s: --stats not compared" >&2
