@@ -41,7 +41,9 @@
 # interleaved (gbpgen --mix); also as pcapng and compressed (gzip, zstd)
 # when the tools are there.  "distinct" = 100,000 frames, every one from a
 # new inner address (tcpdump's slow case).  Times are wall-clock medians with the page
-# cache warm and output to /dev/null; peak RSS from /usr/bin/time.
+# cache warm and output to /dev/null; CPU (user + system, children
+# included: the pipe row's cat too) and peak RSS from /usr/bin/time, also
+# medians; on a loaded machine compare CPU and the callgrind counts.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../build-perf/bin
@@ -135,14 +137,14 @@ make_distinct() {
 }
 
 # run_one NAME NRUNS FRAMES BYTES CMD...: median wall time and peak RSS;
-# appends "name secs rss_kb" to $out.rows
+# appends "name|µs|rss_kb|frames|bytes|cpu µs|cmd" to $out.rows
 run_one() {
 	local name=$1 n=$2 nf=$3 nb=$4 i t0 t1 rss
 	shift 4
-	local times=()
+	local times=() cpus=()
 	for ((i = 0; i < n; i++)); do
 		t0=$(date +%s%N)
-		$TIME -f %M -o "$out.rss" "$@" >/dev/null 2>"$out.err"
+		$TIME -f "%M %U %S" -o "$out.rss" "$@" >/dev/null 2>"$out.err"
 		local rc=$?
 		t1=$(date +%s%N)
 		if [ $rc -ne 0 ]; then
@@ -150,11 +152,10 @@ run_one() {
 			return 1
 		fi
 		times+=($(((t1 - t0) / 1000)))
-		rss=$(tail -n 1 "$out.rss")
+		rss=$(tail -n 1 "$out.rss" | cut -d' ' -f1)
+		cpus+=($(cpu_us))
 	done
-	local med
-	med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-	echo "$name|$med|$rss|$nf|$nb|$*" >>"$out.rows"
+	echo "$name|$(median "${times[@]}")|$rss|$nf|$nb|$(median "${cpus[@]}")|$*" >>"$out.rows"
 }
 
 # queue NAME FRAMES BYTES CMD... / run_queue NRUNS: the queued commands
@@ -162,18 +163,21 @@ run_one() {
 # every command alike (ratios stay fair); medians and peak RSS per command
 # appended to $out.rows in queue order.
 qnames=() qframes=() qbytes=() qcmds=()
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# user + system CPU time (µs) of the last timed command, children included
+cpu_us() { tail -n 1 "$out.rss" | awk '{printf "%d", ($2 + $3) * 1e6}'; }
 queue() {
 	local name=$1 nf=$2 nb=$3
 	shift 3
 	qnames+=("$name") qframes+=("$nf") qbytes+=("$nb") qcmds+=("$(printf '%q ' "$@")")
 }
 run_queue() {
-	local n=$1 r i t0 t1 rc med
-	local times=() rss=()
+	local n=$1 r i t0 t1 rc
+	local times=() rss=() cpus=()
 	for ((r = 0; r < n; r++)); do
 		for i in "${!qcmds[@]}"; do
 			t0=$(date +%s%N)
-			eval "$TIME -f %M -o \"\$out.rss\" ${qcmds[$i]}" >/dev/null 2>"$out.err"
+			eval "$TIME -f \"%M %U %S\" -o \"\$out.rss\" ${qcmds[$i]}" >/dev/null 2>"$out.err"
 			rc=$?
 			t1=$(date +%s%N)
 			# --check: 3 and 4 say what it found, not that it failed
@@ -183,12 +187,13 @@ run_queue() {
 				return 1
 			fi
 			times[$i]="${times[$i]:-} $(((t1 - t0) / 1000))"
-			rss[$i]=$(tail -n 1 "$out.rss")
+			rss[$i]=$(tail -n 1 "$out.rss" | cut -d' ' -f1)
+			cpus[$i]="${cpus[$i]:-} $(cpu_us)"
 		done
 	done
 	for i in "${!qcmds[@]}"; do
-		med=$(printf '%s\n' ${times[$i]} | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-		echo "${qnames[$i]}|$med|${rss[$i]}|${qframes[$i]}|${qbytes[$i]}|${qcmds[$i]}" >>"$out.rows"
+		# shellcheck disable=SC2086
+		echo "${qnames[$i]}|$(median ${times[$i]})|${rss[$i]}|${qframes[$i]}|${qbytes[$i]}|$(median ${cpus[$i]})|${qcmds[$i]}" >>"$out.rows"
 	done
 	qnames=() qframes=() qbytes=() qcmds=()
 }
@@ -206,11 +211,11 @@ table() {
 	say "### $title"
 	say ""
 	if [ "$ipf" = /dev/null ]; then
-		say "| tool | time (s) | frames/s | MB/s | vs tcpdump -nr | vs cat | peak RSS (MB) |"
-		say "|---|---:|---:|---:|---:|---:|---:|"
-	else
-		say "| tool | time (s) | frames/s | MB/s | vs tcpdump -nr | vs cat | peak RSS (MB) | instructions a frame |"
+		say "| tool | time (s) | CPU (s) | frames/s | MB/s | vs tcpdump -nr | vs cat | peak RSS (MB) |"
 		say "|---|---:|---:|---:|---:|---:|---:|---:|"
+	else
+		say "| tool | time (s) | CPU (s) | frames/s | MB/s | vs tcpdump -nr | vs cat | peak RSS (MB) | instructions a frame |"
+		say "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	fi
 	awk -F'|' -v tcp="${ref_tcp:-0}" -v cat="${ref_cat:-0}" -v ipff="$ipf" '
 	BEGIN {
@@ -227,7 +232,7 @@ table() {
 		vt = (tcp > 0 && $2 > 0) ? sprintf("%.1fx faster", tcp / $2) : "-"
 		if ($1 == "tcpdump -nr") vt = "1"
 		vc = (cat > 0) ? sprintf("%.2fx cat", $2 / cat) : "-"
-		printf "| `%s` | %.3f | %.0f | %.0f | %s | %s | %.1f |", $1, s, fps, mbs, vt, vc, $3 / 1024
+		printf "| `%s` | %.3f | %.3f | %.0f | %.0f | %s | %s | %.1f |", $1, s, $6 / 1e6, fps, mbs, vt, vc, $3 / 1024
 		if (withi) printf " %s |", ($1 in ipf) ? ipf[$1] : "-"
 		printf "\n"
 	}' "$out.rows" | tee -a "$out"
