@@ -166,7 +166,7 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp, struc
 	wait_turn(P, &P->out_seq, b->seq);
 	pthread_mutex_unlock(&P->mu);
 	/* the output token: out_seq stays b->seq */
-	if (!b->oom && !P->run->out->err)
+	if (!b->oom && !P->run->out->err && b->text_len)
 		out_write(P->run->out, b->text, b->text_len);
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
