@@ -289,15 +289,15 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p);
 unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_flows_free(struct trk_state *st);
 /* FIRSTS (track_merge.c): start and give back its records; the first
- * frame to use cache slot d; the first sighting of the key in slot s (nw
- * key words) by the rules.  first_note returns VXGBP_TRACK_FULL_* when the
- * record found no room. */
+ * frame to use cache slot d; the rules' first sighting of key k (nw words,
+ * hash h).  A record that finds no room is counted in its table's
+ * `dropped` (vxgbp_track_cache_next says so). */
 int vxgbpi_firsts_init(struct trk_state *st);
 void vxgbpi_firsts_free(struct trk_state *st);
 void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
 			const struct vxgbp_pkt *p, uint64_t frame);
-unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsigned nw,
-			   const struct vxgbp_pkt *p, uint64_t frame);
+void vxgbpi_first_note(struct trk_state *st, const uint64_t *k, unsigned nw, uint64_t h,
+		       const struct vxgbp_pkt *p, uint64_t frame);
 /* Apply the update the pipeline holds (none: nothing). */
 unsigned vxgbpi_matrix_flush(struct trk_state *st);
 

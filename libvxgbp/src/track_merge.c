@@ -56,17 +56,15 @@ void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t 
 	f->off = p->vxlan_off;
 }
 
-unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsigned nw,
-			   const struct vxgbp_pkt *p, uint64_t frame)
+void vxgbpi_first_note(struct trk_state *st, const uint64_t *k, unsigned nw, uint64_t h,
+		       const struct vxgbp_pkt *p, uint64_t frame)
 {
 	struct trk_tab *t = nw == TRK_KEY6 ? &st->fst_flows : &st->fst_eps;
-	uint64_t h = trk_hash(s->k, nw);
 	struct trk_slot *f;
 
-	if (trk_tab_find(t, s->k, nw, h))
-		return 0; /* seen before the rules' slot was made again */
-	if (!(f = vxgbpi_tab_insert(&st->fmem, t, s->k, h)))
-		return 0; /* t->dropped says it: vxgbp_track_cache_next */
+	/* found: a key the rules' table could not hold, seen again */
+	if (trk_tab_find(t, k, nw, h) || !(f = vxgbpi_tab_insert(&st->fmem, t, k, h)))
+		return; /* not inserted: t->dropped says it (vxgbp_track_cache_next) */
 	f->v.ep.frame = frame;
 	f->v.ep.group = p->vx.group;
 	if (nw == TRK_KEY6) { /* a flow: the ports the parser read on that frame too */
@@ -76,7 +74,6 @@ unsigned vxgbpi_first_note(struct trk_state *st, const struct trk_slot *s, unsig
 	} else {
 		f->v.ep.mgroup = (uint32_t)p->vxlan_off;
 	}
-	return 0;
 }
 
 /* ---- reading ---- */

@@ -223,23 +223,30 @@ static unsigned changes(struct trk_state *st, const struct keys *k, const struct
 	struct trk_slot *s;
 
 	s = slot_of(st, &st->eps, k->s_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full, fe);
-	if (st->dfirst && s && !s->v.ep.frame) /* FIRSTS: track_merge.c */
-		full |= vxgbpi_first_note(st, s, TRK_KEY4, p, frame);
 	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
 	if (k->has_ip) {
 		s = slot_of(st, &st->eps, k->s_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full, fe);
-		if (st->dfirst && s && !s->v.ep.frame)
-			full |= vxgbpi_first_note(st, s, TRK_KEY4, p, frame);
 		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r);
 	}
 	if (k->has_flow) {
 		s = slot_of(st, &st->flows, k->s_flow, st->flows.cap, k->flow, TRK_KEY6,
 			    k->h_flow, &full, ff);
-		if (st->dfirst && s && !s->v.ep.frame)
-			full |= vxgbpi_first_note(st, s, TRK_KEY6, p, frame);
 		judge(s, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r);
 	}
 	return full;
+}
+
+/* VXGBP_TRACK_FIRSTS (track_merge.c): the keys of this frame the rules
+ * have not seen yet (slots as keys_find found them, before any change). */
+static void firsts(struct trk_state *st, const struct keys *k, const struct vxgbp_pkt *p,
+		   uint64_t frame)
+{
+	if (!k->s_mac || !k->s_mac->v.ep.frame)
+		vxgbpi_first_note(st, k->mac, TRK_KEY4, k->h_mac, p, frame);
+	if (k->has_ip && (!k->s_ip || !k->s_ip->v.ep.frame))
+		vxgbpi_first_note(st, k->ip, TRK_KEY4, k->h_ip, p, frame);
+	if (k->has_flow && (!k->s_flow || !k->s_flow->v.ep.frame))
+		vxgbpi_first_note(st, k->flow, TRK_KEY6, k->h_flow, p, frame);
 }
 
 /*
@@ -267,5 +274,7 @@ unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uin
 		keys_find(&k, st);
 	if (dup_check(d, hh, p, frame, r) || !gbp)
 		return 0; /* a re-sighting already reported is not also a change */
+	if (st->dfirst)
+		firsts(st, &k, p, frame);
 	return changes(st, &k, p, frame, r);
 }
