@@ -2,7 +2,14 @@
 # and err(); counts cases and approx; SPLIT names the split for messages.
 # shellcheck shell=sh
 
-frames() { "$G" -r "$1" --stats --json 2> /dev/null | jq .stats.frames; }
+# frames F: the frames of capture F (a test fails without a number)
+frames() {
+	_n=$("$G" -r "$1" --stats --json 2> /dev/null | jq .stats.frames)
+	case $_n in
+	'' | *[!0-9]*) echo "FAIL: $1: no frame count from gbpdump --stats --json" >&2 && echo 0 ;;
+	*) echo "$_n" ;;
+	esac
+}
 
 # parts F P1 P2 ...: F cut after frames P1, P2, ... into $tmp/part.N.pcap;
 # prints the part files

@@ -43,4 +43,5 @@ if [ -f "$tmp/approx.log" ]; then
 		sed 's/^/unexpected: /' | grep . && err "approximate where no policy re-sighting was split"
 fi
 echo "$cases merges compared, $approx approximate"
+[ "$cases" -ge 300 ] || err "only $cases merges compared"
 exit $fail
