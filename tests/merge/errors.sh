@@ -65,6 +65,16 @@ refuse 2 "made without --groups" --merge --groups "$FIX/groups.txt" "$tmp/stats.
 	--policy "$FIX/policy/web.policy" > "$tmp/pol.json"
 refuse 1 "pol.json: --check with --policy" --merge --groups "$FIX/policy/groups.txt" \
 	--policy "$FIX/policy/web.policy" "$tmp/pol.json"
+# --stats with --groups and --policy: names and verdicts as one run prints them
+P=$FIX/policy
+editcap -F pcap -r "$P/policy.pcap" "$tmp/q1.pcap" 1-17 && editcap -F pcap -r "$P/policy.pcap" "$tmp/q2.pcap" 18-36 ||
+	err editcap
+for i in 1 2; do
+	"$G" -r "$tmp/q$i.pcap" --stats --json --groups "$P/groups.txt" --policy "$P/web.policy" > "$tmp/q$i.json"
+done
+"$G" --merge --groups "$P/groups.txt" --policy "$P/web.policy" "$tmp/q1.json" "$tmp/q2.json" > "$tmp/qm.txt"
+"$G" -r "$P/policy.pcap" --stats --groups "$P/groups.txt" --policy "$P/web.policy" > "$tmp/q.txt"
+cmp -s "$tmp/qm.txt" "$tmp/q.txt" || err "--stats --groups --policy: the merge differs from one run"
 # a summary that merges: the check's exit status
 "$G" --merge "$tmp/a.json" "$tmp/b.json" > /dev/null
 rc=$?
