@@ -114,9 +114,8 @@ static void usage(FILE *f)
 "  --check         conformance report instead of frames: counts per rule\n"
 "                  (level, source), then the first occurrences; with --json one\n"
 "                  JSON object\n"
-"  --merge SUMMARY...  combine the summaries --stats --json and --check --json\n"
-"                  write (given in capture order) into what one run over all\n"
-"                  their captures prints (docs/merge.md); --json: as JSON\n"
+"  --merge SUMMARY...  the summaries of --stats/--check --json, in capture order,\n"
+"                  as one run over all their captures prints (docs/merge.md)\n"
 "  --junit FILE    also write the --check results (implies it) to FILE as JUnit\n"
 "                  XML: a test case per rule, failed by MUST or SHOULD findings\n"
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
@@ -244,11 +243,13 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 	}
 }
 
-/* --report FILE, --dot: GO_ON. */
+/* --report FILE, --dot, --merge: GO_ON. */
 static int parse_report_opt(struct opts *o, int c, const char *arg)
 {
 	if (c == OPT_REPORT)
 		o->report = arg;
+	else if (c == OPT_MERGE)
+		o->merge = 1;
 	else
 		o->dot = 1;
 	return GO_ON;
@@ -302,9 +303,6 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_JSON:
 		o->json = 1;
 		break;
-	case OPT_MERGE:
-		o->merge = 1;
-		break;
 	case OPT_STATS:
 		o->stats = 1;
 		break;
@@ -330,6 +328,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		break;
 	case OPT_REPORT:
 	case OPT_DOT:
+	case OPT_MERGE:
 		return parse_report_opt(o, c, arg);
 	case OPT_PROFILE:
 		o->profile = arg;
@@ -739,6 +738,12 @@ static int open_ci(struct run *r, const struct opts *o)
 
 static void frame_setup(struct run *r, const struct opts *o);
 
+/* -r: the threads of -j (default: the CPUs this process may use). */
+static unsigned file_jobs(const struct opts *o)
+{
+	return o->live.workers ? o->live.workers : gd_par_cpus();
+}
+
 /* -r: the inputs, directories expanded (inputs.h); --report, --junit and
  * --sarif name one input.  GO_ON, or the exit status. */
 static int open_list(struct run *r, struct opts *o)
@@ -790,6 +795,8 @@ static int run_open(struct run *r, struct opts *o)
 	o->live.flags = o->read_flags;
 	if (!o->iface && (rc = open_list(r, o)) != GO_ON)
 		return rc;
+	if (!o->iface && file_jobs(o) > 1) /* records stay put for the threads */
+		o->read_flags |= GD_READ_MAP_ALL;
 	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -895,7 +902,7 @@ static int run_loop(struct run *r, const struct opts *o)
 	const struct gd_frame_cfg *fc;
 	struct gd_rec rec;
 	unsigned jobs;
-	int rr;
+	int rr, stable;
 
 	if (o->iface) {
 		live_pcap = r->rd.pc;
@@ -910,9 +917,9 @@ static int run_loop(struct run *r, const struct opts *o)
 				break;
 		return rr;
 	}
-	if ((jobs = o->live.workers ? o->live.workers : gd_par_cpus()) > 1)
+	if ((jobs = file_jobs(o)) > 1)
 		return run_jobs(r, jobs);
-	while ((rr = inputs_next(&r->ins, &rec, &fc, r->errbuf)) == 1) {
+	while ((rr = inputs_next(&r->ins, &rec, &fc, &stable, r->errbuf)) == 1) {
 		if (!one_frame(r, fc, &rec))
 			continue;
 		if (r->out->err || gd_frame_stop(&r->fs))

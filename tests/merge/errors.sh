@@ -67,8 +67,10 @@ refuse 1 "pol.json: --check with --policy" --merge --groups "$FIX/policy/groups.
 	--policy "$FIX/policy/web.policy" "$tmp/pol.json"
 # --stats with --groups and --policy: names and verdicts as one run prints them
 P=$FIX/policy
-editcap -F pcap -r "$P/policy.pcap" "$tmp/q1.pcap" 1-17 && editcap -F pcap -r "$P/policy.pcap" "$tmp/q2.pcap" 18-36 ||
+if ! editcap -F pcap -r "$P/policy.pcap" "$tmp/q1.pcap" 1-17 ||
+	! editcap -F pcap -r "$P/policy.pcap" "$tmp/q2.pcap" 18-36; then
 	err editcap
+fi
 for i in 1 2; do
 	"$G" -r "$tmp/q$i.pcap" --stats --json --groups "$P/groups.txt" --policy "$P/web.policy" > "$tmp/q$i.json"
 done

@@ -1,6 +1,7 @@
 # tests/merge/lib.sh: sourced by the merge tests.  Needs G (gbpdump), tmp,
 # and err(); counts cases and approx; SPLIT names the split for messages.
 # shellcheck shell=sh
+# shellcheck disable=SC2154 # tmp, G: set by the script that sources this
 
 # frames F: the frames of capture F (a test fails without a number)
 frames() {

@@ -16,9 +16,11 @@ sed -n '/^<!-- recipe/,/^<!-- end recipe/p' "$DOC" | sed '/^<!--/d; /^```/d' > "
 mkdir "$tmp/caps" "$tmp/bin"
 ln -s "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" "$tmp/bin/gbpdump"
 n=$("$G" -r "$FIX" --stats --json | jq .stats.frames)
-editcap -F pcap -r "$FIX" "$tmp/caps/a.pcap" "1-3" &&
-	editcap -F pcap -r "$FIX" "$tmp/caps/b.pcap" "4-6" &&
-	editcap -F pcap -r "$FIX" "$tmp/caps/c.pcap" "7-$n" || err "editcap"
+if ! editcap -F pcap -r "$FIX" "$tmp/caps/a.pcap" "1-3" ||
+	! editcap -F pcap -r "$FIX" "$tmp/caps/b.pcap" "4-6" ||
+	! editcap -F pcap -r "$FIX" "$tmp/caps/c.pcap" "7-$n"; then
+	err "editcap"
+fi
 (cd "$tmp" && HOME=$tmp PATH="$tmp/bin:$PATH" sh recipe.sh 2> "$tmp/err")
 # (the last line is the merged --check: its exit status is the verdict's)
 "$G" -r "$FIX" --stats > "$tmp/one-stats.txt"

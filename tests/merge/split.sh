@@ -15,6 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 cases=0 approx=0
 err() { echo "FAIL: $*"; fail=1; }
 
+# shellcheck source=tests/merge/lib.sh disable=SC2034 # G, SPLIT: used by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 for f in "$FIX"/*.pcap "$FIX"/check/*.pcap; do

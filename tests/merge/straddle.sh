@@ -15,6 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 cases=0 approx=0
 err() { echo "FAIL: $*"; fail=1; }
+# shellcheck source=tests/merge/lib.sh disable=SC2034 # G, SPLIT: used by lib.sh
 . "$(dirname "$0")/lib.sh"
 
 f=$tmp/straddle.pcap
@@ -35,7 +36,7 @@ expect() {
 	split=$1 want=$2
 	shift 2
 	SPLIT=" $split"
-	# shellcheck disable=SC2086 # the split points: words on purpose
+	# shellcheck disable=SC2046,SC2086 # the split points and parts: words on purpose
 	set -- "$@" -- $(parts "$f" $split)
 	pats=
 	while [ "$1" != -- ]; do pats="$pats$1
