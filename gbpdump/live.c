@@ -33,7 +33,6 @@
 
 #include <pcap/pcap.h>
 
-#include "cli.h"
 #include "live.h"
 
 #define LINKTYPE_ETHERNET 1
@@ -172,34 +171,6 @@ static unsigned cpus(void)
 	if (sched_getaffinity(0, sizeof(set), &set) < 0 || (n = CPU_COUNT(&set)) < 1)
 		return 1;
 	return (unsigned)n > GD_LIVE_MAX_SOCKS ? GD_LIVE_MAX_SOCKS : (unsigned)n;
-}
-
-int live_opt(struct gd_live_opts *lo, int which, const char *arg)
-{
-	unsigned long long v;
-	size_t sz;
-
-	if (which == 'j') {
-		if (cli_parse_num(arg, GD_LIVE_MAX_SOCKS, &v) || v == 0) {
-			fprintf(stderr, "gbpdump: -j: expected 1-%d workers, got '%s'\n",
-				GD_LIVE_MAX_SOCKS, arg);
-			return -1;
-		}
-		lo->workers = (unsigned)v;
-		return 0;
-	}
-	if (which == 'B') /* KiB, as tcpdump */
-		sz = cli_parse_num(arg, GD_LIVE_RING_MAX / 1024, &v) ? 0 : (size_t)v * 1024;
-	else if (cli_parse_size(arg, &sz))
-		sz = 0;
-	if (sz >= GD_LIVE_RING_MIN && sz <= GD_LIVE_RING_MAX) {
-		lo->ring_bytes = sz;
-		return 0;
-	}
-	fprintf(stderr, "gbpdump: %s: expected a ring size of %u KiB to %u MiB%s, got '%s'\n",
-		which == 'B' ? "-B" : "--ring-size", GD_LIVE_RING_MIN / 1024,
-		GD_LIVE_RING_MAX >> 20, which == 'B' ? " (in KiB)" : " (k, M, G suffixes)", arg);
-	return -1;
 }
 
 int live_open(struct gd_live *l, const char *iface, uint32_t snaplen, size_t ring_bytes,

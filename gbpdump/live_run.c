@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "frame.h"
 #include "live.h"
 
@@ -205,4 +206,34 @@ int live_run(struct gd_reader *rd, const struct gd_frame_cfg *fc, struct gd_fram
 	}
 	free(w);
 	return rc;
+}
+
+/* The options (live.h): here, not in live.c, which the reader fuzzer links
+ * without common/. */
+int live_opt(struct gd_live_opts *lo, int which, const char *arg)
+{
+	unsigned long long v;
+	size_t sz;
+
+	if (which == 'j') {
+		if (cli_parse_num(arg, GD_LIVE_MAX_SOCKS, &v) || v == 0) {
+			fprintf(stderr, "gbpdump: -j: expected 1-%d workers, got '%s'\n",
+				GD_LIVE_MAX_SOCKS, arg);
+			return -1;
+		}
+		lo->workers = (unsigned)v;
+		return 0;
+	}
+	if (which == 'B') /* KiB, as tcpdump */
+		sz = cli_parse_num(arg, GD_LIVE_RING_MAX / 1024, &v) ? 0 : (size_t)v * 1024;
+	else if (cli_parse_size(arg, &sz))
+		sz = 0;
+	if (sz >= GD_LIVE_RING_MIN && sz <= GD_LIVE_RING_MAX) {
+		lo->ring_bytes = sz;
+		return 0;
+	}
+	fprintf(stderr, "gbpdump: %s: expected a ring size of %u KiB to %u MiB%s, got '%s'\n",
+		which == 'B' ? "-B" : "--ring-size", GD_LIVE_RING_MIN / 1024,
+		GD_LIVE_RING_MAX >> 20, which == 'B' ? " (in KiB)" : " (k, M, G suffixes)", arg);
+	return -1;
 }
