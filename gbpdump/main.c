@@ -54,9 +54,10 @@ static void on_signal(int sig)
 		pcap_breakloop(live_pcap);
 }
 
-static void usage(FILE *f)
+/* usage(): its first part, the input options. */
+static void usage_input(FILE *f)
 {
-	fprintf(f,
+	fputs(
 "Usage: gbpdump [-r FILE | -i IFACE] [options] [BPF expression]\n"
 "       gbpdump --merge [--json] [--groups FILE] [--policy FILE] SUMMARY...\n"
 "Print VXLAN and VXLAN Group Policy (draft-smith-vxlan-group-policy) traffic.\n"
@@ -77,7 +78,13 @@ static void usage(FILE *f)
 "                  N sockets sharing the frames by flow hash (PACKET_FANOUT)\n"
 "  --libpcap       read classic pcap through libpcap too (the fast reader is\n"
 "                  the default; both give the same output); with -i capture\n"
-"                  through libpcap (one worker)\n"
+"                  through libpcap (one worker)\n", f);
+}
+
+static void usage(FILE *f)
+{
+	usage_input(f);
+	fprintf(f,
 "Selection:\n"
 "  -c N            stop after N matching frames\n"
 "  --port N        also decode UDP destination port N as VXLAN, at every\n"
@@ -270,6 +277,16 @@ static int add_rfile(struct opts *o, const char *arg)
 	return GO_ON;
 }
 
+/* -i IFACE, -B KIB, -j N, --ring-size SIZE: GO_ON, or EXIT_USAGE. */
+static int parse_live_opt(struct opts *o, int c, const char *arg)
+{
+	if (c == 'i') {
+		o->iface = arg;
+		return GO_ON;
+	}
+	return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
+}
+
 /* One option: GO_ON, or the exit status. */
 static int parse_opt(struct opts *o, int c, const char *arg)
 {
@@ -277,8 +294,10 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'r':
 		return add_rfile(o, arg);
 	case 'i':
-		o->iface = arg;
-		break;
+	case 'B':
+	case 'j':
+	case OPT_RING:
+		return parse_live_opt(o, c, arg);
 	case 'n':
 		break;
 	case 'v':
@@ -290,10 +309,6 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'q':
 		o->quiet = 1;
 		break;
-	case 'B':
-	case 'j':
-	case OPT_RING:
-		return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
 	case 't':
 		o->tflag++;
 		break;
