@@ -84,8 +84,8 @@ static int list_dir(const char *d, char ***v, unsigned *n, unsigned *cap, char *
 	}
 	closedir(dp);
 	if (!rc && *n == first) {
-		snprintf(errbuf, GD_ERRBUF, "%s: a directory without capture files (*.pcap, "
-			 "*.pcapng, *.cap, also .gz, .zst, .xz)", d);
+		snprintf(errbuf, GD_ERRBUF, "%s: is a directory without capture files "
+			 "(*.pcap, *.pcapng, *.cap, also .gz, .zst, .xz)", d);
 		rc = -1;
 	}
 	if (!rc)
@@ -176,7 +176,7 @@ int inputs_linktype(const struct gd_inputs *s)
 }
 
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		char *errbuf)
+		int *stable, char *errbuf)
 {
 	struct gd_inputs *s = ctx;
 
@@ -189,6 +189,7 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 				progress_tick(s->progress, rd);
 			rec->no += s->base;
 			*cfg = s->cur ? &s->more[s->cur - 1].fc : s->first_fc;
+			*stable = reader_stable(rd);
 			return 1;
 		}
 		if (rr < 0 || s->cur + 1 >= s->n)

@@ -57,7 +57,7 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 int inputs_linktype(const struct gd_inputs *s);
 /* The gd_par_src callback (parallel.h), for -j 1 as well. */
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		char *errbuf);
+		int *stable, char *errbuf);
 void inputs_close(struct gd_inputs *s);
 
 #endif /* GBPDUMP_INPUTS_H */

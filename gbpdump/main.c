@@ -753,6 +753,12 @@ static int open_ci(struct run *r, const struct opts *o)
 
 static void frame_setup(struct run *r, const struct opts *o);
 
+/* -r: the threads of -j (default: the CPUs this process may use). */
+static unsigned file_jobs(const struct opts *o)
+{
+	return o->live.workers ? o->live.workers : gd_par_cpus();
+}
+
 /* -r: the inputs, directories expanded (inputs.h); --report, --junit and
  * --sarif name one input.  GO_ON, or the exit status. */
 static int open_list(struct run *r, struct opts *o)
@@ -804,6 +810,8 @@ static int run_open(struct run *r, struct opts *o)
 	o->live.flags = o->read_flags;
 	if (!o->iface && (rc = open_list(r, o)) != GO_ON)
 		return rc;
+	if (!o->iface && file_jobs(o) > 1) /* records stay put for the threads */
+		o->read_flags |= GD_READ_MAP_ALL;
 	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -909,7 +917,7 @@ static int run_loop(struct run *r, const struct opts *o)
 	const struct gd_frame_cfg *fc;
 	struct gd_rec rec;
 	unsigned jobs;
-	int rr;
+	int rr, stable;
 
 	if (o->iface) {
 		live_pcap = r->rd.pc;
@@ -924,9 +932,9 @@ static int run_loop(struct run *r, const struct opts *o)
 				break;
 		return rr;
 	}
-	if ((jobs = o->live.workers ? o->live.workers : gd_par_cpus()) > 1)
+	if ((jobs = file_jobs(o)) > 1)
 		return run_jobs(r, jobs);
-	while ((rr = inputs_next(&r->ins, &rec, &fc, r->errbuf)) == 1) {
+	while ((rr = inputs_next(&r->ins, &rec, &fc, &stable, r->errbuf)) == 1) {
 		if (!one_frame(r, fc, &rec))
 			continue;
 		if (r->out->err || gd_frame_stop(&r->fs))

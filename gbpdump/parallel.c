@@ -7,13 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "parallel.h"
 
-/* A worker's staging buffer is moved into the batch's text when it has
- * less than this room left: one frame's text or JSON is far smaller (its
- * headers are bounded: VXGBP_MAX_NESTED, VXGBP_MAX_VLAN, ...), so the
- * staging gd_out never has to write anything itself. */
+/* Stage 3 goes on in the batch's next output block when one has less than
+ * this room left: one frame's text or JSON is far smaller (its headers are
+ * bounded: VXGBP_MAX_NESTED, VXGBP_MAX_VLAN, ...), so a block never has to
+ * write anything itself before its turn. */
 #define STAGE_ROOM (64u * 1024)
 
 enum slot_state { SLOT_FREE, SLOT_FILLED };
@@ -27,11 +29,12 @@ struct batch {
 	struct vxgbp_pkt *pkts;
 	uint64_t *xf;
 	uint8_t *match;               /* stage 1 matched */
-	uint8_t *bytes;               /* the records' bytes */
-	size_t used, cap_bytes;
+	uint8_t *bytes;               /* the records' bytes (copied) */
+	size_t used, cap_bytes;       /* record bytes in the batch; room for copies */
+	int stable;                   /* the records point into a mapped file */
 	size_t n_state;               /* frames [0, n_state) went through stage 2 */
-	char *text;                   /* stage 3's output */
-	size_t text_len, text_cap;
+	struct gd_out **blk;          /* stage 3's output: blocks [0, nused) */
+	size_t nblk, nused;
 	int oom;                      /* stage 3 ran out of memory */
 };
 
@@ -62,7 +65,9 @@ static void batch_free(struct batch *b)
 	free(b->xf);
 	free(b->match);
 	free(b->bytes);
-	free(b->text);
+	for (size_t i = 0; i < b->nblk; i++)
+		free(b->blk[i]);
+	free(b->blk);
 }
 
 static int batch_alloc(struct batch *b, size_t bytes)
@@ -78,23 +83,21 @@ static int batch_alloc(struct batch *b, size_t bytes)
 	return b->recs && b->pkts && b->xf && b->match && b->bytes ? 0 : -1;
 }
 
-/* Append n bytes to the batch's text.  0, or -1 out of memory. */
-static int text_add(struct batch *b, const char *s, size_t n)
+/* Output block k of the batch, empty.  NULL: out of memory. */
+static struct gd_out *blk_get(struct batch *b, size_t k)
 {
-	if (b->text_cap - b->text_len < n) {
-		size_t cap = b->text_cap ? b->text_cap : 64 * 1024;
-		char *t;
+	if (k >= b->nblk) {
+		struct gd_out **v = realloc(b->blk, (k + 1) * sizeof(*v));
 
-		while (cap - b->text_len < n)
-			cap *= 2;
-		if (!(t = realloc(b->text, cap)))
-			return -1;
-		b->text = t;
-		b->text_cap = cap;
+		if (!v)
+			return NULL;
+		b->blk = v;
+		if (!(v[k] = malloc(sizeof(*v[k]))))
+			return NULL;
+		b->nblk = k + 1;
 	}
-	memcpy(b->text + b->text_len, s, n);
-	b->text_len += n;
-	return 0;
+	out_init(b->blk[k], -1); /* written by batch_write() only */
+	return b->blk[k];
 }
 
 /* Stage 2 for a batch, on the thread holding the state token (stopped:
@@ -117,24 +120,63 @@ static int batch_state(struct par *P, struct batch *b, int stopped)
 	return 0;
 }
 
-/* Stage 3 for a batch into its text, staged in o. */
-static void batch_emit(struct batch *b, struct gd_print *pp, struct gd_out *o)
+/* Stage 3 for a batch into its output blocks. */
+static void batch_emit(struct batch *b, struct gd_print *pp)
 {
-	b->text_len = 0;
+	struct gd_out *o;
+
+	b->nused = 0;
 	b->oom = 0;
 	if (b->cfg->emit == GD_EMIT_NONE)
 		return;
+	if (!(o = blk_get(b, 0))) {
+		b->oom = 1;
+		return;
+	}
+	b->nused = 1;
 	for (size_t i = 0; i < b->n_state; i++) {
 		if (!b->match[i])
 			continue;
 		gd_frame_emit(b->cfg, pp, o, &b->recs[i], &b->pkts[i], b->xf[i]);
 		if (GD_OUT_CAP - o->len < STAGE_ROOM) {
-			b->oom |= text_add(b, o->buf, o->len) < 0;
-			o->len = 0;
+			if (!(o = blk_get(b, b->nused))) {
+				b->oom = 1;
+				return;
+			}
+			b->nused++;
 		}
 	}
-	b->oom |= text_add(b, o->buf, o->len) < 0;
-	o->len = 0;
+}
+
+/* The batch's output blocks to standard output (the output token held). */
+static void batch_write(struct batch *b, struct gd_out *out)
+{
+	if (out->len)
+		out_flush(out);
+	for (size_t i = 0; i < b->nused && !out->err; i++) {
+		b->blk[i]->fd = out->fd;
+		if (out_flush(b->blk[i]) < 0)
+			out->err = b->blk[i]->err;
+	}
+}
+
+/* A stable batch is done: the pages of its records leave this process's
+ * memory (a private read-only file mapping: touched again, they come back
+ * from the file as they were), so memory stays flat on any file size.
+ * Only whole pages inside the batch's bytes. */
+static void batch_drop(const struct batch *b)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+
+	if (!b->stable || !b->n || pg <= 0)
+		return;
+	lo = (uintptr_t)b->recs[0].data;
+	hi = (uintptr_t)b->recs[b->n - 1].data + b->recs[b->n - 1].caplen;
+	lo = (lo + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	hi &= ~((uintptr_t)pg - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 /* Wait (holding P->mu) until *seq reaches want. */
@@ -145,7 +187,7 @@ static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
 }
 
 /* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
-static void batch_run(struct par *P, struct batch *b, struct gd_print *pp, struct gd_out *o)
+static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 {
 	int stopped, stop;
 
@@ -161,13 +203,14 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp, struc
 	P->state_seq++;
 	pthread_cond_broadcast(&P->cv);
 	pthread_mutex_unlock(&P->mu);
-	batch_emit(b, pp, o);
+	batch_emit(b, pp);
 	pthread_mutex_lock(&P->mu);
 	wait_turn(P, &P->out_seq, b->seq);
 	pthread_mutex_unlock(&P->mu);
 	/* the output token: out_seq stays b->seq */
-	if (!b->oom && !P->run->out->err && b->text_len)
-		out_write(P->run->out, b->text, b->text_len);
+	if (!b->oom && !P->run->out->err)
+		batch_write(b, P->run->out);
+	batch_drop(b);
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
@@ -182,7 +225,6 @@ struct worker {
 	struct par *P;
 	pthread_t tid;
 	struct gd_print pp;
-	struct gd_out *o;
 };
 
 static void *worker_main(void *arg)
@@ -203,7 +245,7 @@ static void *worker_main(void *arg)
 		b = &P->slots[P->claimed % P->nslots];
 		P->claimed++;
 		pthread_mutex_unlock(&P->mu);
-		batch_run(P, b, &w->pp, w->o);
+		batch_run(P, b, &w->pp);
 	}
 }
 
@@ -220,6 +262,7 @@ static struct batch *slot_get(struct par *P, uint64_t seq)
 	b->n = 0;
 	b->used = 0;
 	b->cfg = NULL;
+	b->stable = 0;
 	return b;
 }
 
@@ -252,17 +295,21 @@ static int batch_room(struct batch *b, size_t n)
 	return 0;
 }
 
-/* Copy rec into b (which has room). */
-static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg)
+/* rec into b (which has room): copied, or pointed at when stable. */
+static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg,
+		      int stable)
 {
 	struct gd_rec *d = &b->recs[b->n++];
 
 	*d = *rec;
-	if (rec->caplen)
-		memcpy(b->bytes + b->used, rec->data, rec->caplen);
-	d->data = b->bytes + b->used;
+	if (!stable) {
+		if (rec->caplen)
+			memcpy(b->bytes + b->used, rec->data, rec->caplen);
+		d->data = b->bytes + b->used;
+	}
 	b->used += rec->caplen;
 	b->cfg = cfg;
+	b->stable = stable;
 }
 
 /* The reading thread: every record into batches, until the end, an error
@@ -273,22 +320,22 @@ static int read_all(struct par *P, const struct gd_par_src *src, char *errbuf)
 	struct gd_rec rec;
 	struct batch *b = slot_get(P, 0);
 	uint64_t seq = 0;
-	int rr;
+	int rr, stable;
 
-	while ((rr = src->next(src->ctx, &rec, &cfg, errbuf)) == 1) {
-		if (b->n && (b->n == b->cap_recs || cfg != b->cfg ||
-			     b->cap_bytes - b->used < rec.caplen)) {
+	while ((rr = src->next(src->ctx, &rec, &cfg, &stable, errbuf)) == 1) {
+		if (b->n && (b->n == b->cap_recs || cfg != b->cfg || stable != b->stable ||
+			     b->used + rec.caplen > b->cap_bytes)) {
 			if (slot_put(P, b))
 				return 1;
 			b = slot_get(P, ++seq);
 		}
-		if (!b->n && batch_room(b, rec.caplen) < 0) {
+		if (!b->n && !stable && batch_room(b, rec.caplen) < 0) {
 			snprintf(errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
 				 rec.caplen);
 			rr = -2;
 			break;
 		}
-		batch_add(b, &rec, cfg);
+		batch_add(b, &rec, cfg, stable);
 	}
 	if (b->n)
 		slot_put(P, b);
@@ -313,12 +360,10 @@ static size_t chunk_bytes(const struct gd_par_run *p)
 	return GD_PAR_CHUNK;
 }
 
-static void par_free(struct par *P, struct worker *w, unsigned nw)
+static void par_free(struct par *P, struct worker *w)
 {
 	for (unsigned i = 0; i < P->nslots; i++)
 		batch_free(&P->slots[i]);
-	for (unsigned i = 0; i < nw; i++)
-		free(w[i].o);
 	free(P->slots);
 	free(w);
 	pthread_cond_destroy(&P->cv);
@@ -341,9 +386,6 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs, size_t by
 		if (batch_alloc(&P->slots[i], bytes) < 0)
 			return -1;
 	for (unsigned i = 0; i < jobs; i++) {
-		if (!(w[i].o = malloc(sizeof(*w[i].o))))
-			return -1;
-		out_init(w[i].o, -1); /* never written: batch_emit() empties it */
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
 	}
@@ -362,7 +404,7 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
 	if (par_alloc(&P, &w, p->jobs, chunk_bytes(p)) < 0) {
-		par_free(&P, w, w ? p->jobs : 0);
+		par_free(&P, w);
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		return -2;
 	}
@@ -385,6 +427,6 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
 	}
-	par_free(&P, w, p->jobs);
+	par_free(&P, w);
 	return rr;
 }

@@ -172,6 +172,29 @@ static void unmap(struct gd_reader *r)
 	r->map_len = 0;
 }
 
+/* GD_READ_MAP_ALL: the file is mapped whole.  1 when it grew past its
+ * mapping (which is then kept as it is, for the records that point into
+ * it, and the rest mapped anew); 0 at its end (eof); -1 (errbuf). */
+static int keep_map(struct gd_reader *r, uint64_t need, char *errbuf)
+{
+	struct gd_map_old *v;
+	struct stat st;
+
+	if (r->fsize >= need || fstat(r->fd, &st) < 0 || (uint64_t)st.st_size <= r->fsize) {
+		r->eof = 1;
+		return 0;
+	}
+	if (!(v = realloc(r->old, (r->n_old + 1) * sizeof(*v)))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
+		return -1;
+	}
+	r->old = v;
+	v[r->n_old].p = r->map;
+	v[r->n_old++].len = r->map_len;
+	r->map_len = 0; /* remap() maps the rest without unmapping this */
+	return 1;
+}
+
 static int remap(struct gd_reader *r, size_t want, char *errbuf)
 {
 	static const uint8_t none[1];
@@ -182,9 +205,13 @@ static int remap(struct gd_reader *r, size_t want, char *errbuf)
 	struct stat st;
 	void *m;
 
+	if (r->map_all && r->map_len && keep_map(r, fat + want, errbuf) <= 0)
+		return r->eof ? 0 : -1; /* all of it is mapped: the end */
 	if (r->fsize < fat + want && fstat(r->fd, &st) == 0 && (uint64_t)st.st_size > r->fsize)
 		r->fsize = (uint64_t)st.st_size; /* it grew */
 	len = lead + (want > GD_MAP_WINDOW ? want : GD_MAP_WINDOW);
+	if (r->map_all && r->fsize > start + len)
+		len = (size_t)(r->fsize - start);
 	if (r->fsize < start + len)
 		len = r->fsize > start ? (size_t)(r->fsize - start) : 0;
 	unmap(r);
@@ -197,7 +224,8 @@ static int remap(struct gd_reader *r, size_t want, char *errbuf)
 		r->eof = 1;
 		return 0;
 	}
-	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_FLAGS, r->fd, (off_t)start);
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | (r->map_all ? 0 : MAP_FLAGS), r->fd,
+		 (off_t)start);
 	if (m == MAP_FAILED) {
 		r->map = (uint8_t *)none;
 		r->buf = (uint8_t *)none;
@@ -370,6 +398,7 @@ static int open_input(struct gd_reader *r, const char *path, unsigned flags, cha
 	memset(r, 0, sizeof(*r));
 	r->name = path;
 	r->fd = -1;
+	r->map_all = !!(flags & GD_READ_MAP_ALL);
 	if (!strcmp(path, "-")) {
 		r->fd = 0;
 		r->name = "(stdin)";
@@ -853,6 +882,9 @@ void reader_close(struct gd_reader *r)
 		unmap(r);
 	else
 		free(r->buf);
+	for (unsigned i = 0; i < r->n_old; i++)
+		munmap(r->old[i].p, r->old[i].len);
+	free(r->old);
 	gd_src_fini(&r->src);
 	if (r->fd > 2)
 		close(r->fd);

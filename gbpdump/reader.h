@@ -56,6 +56,9 @@ struct gd_reader {
 	size_t map_len, page;
 	uint64_t map_base;  /* file offset where the capture starts */
 	uint64_t fsize;     /* file size as last seen */
+	int map_all;        /* GD_READ_MAP_ALL */
+	struct gd_map_old { void *p; size_t len; } *old; /* map_all: mappings */
+	unsigned n_old;     /* kept when the file grew (records point into them) */
 	int eof;
 	uint64_t count;
 	struct gd_src src;  /* read(2) or a decompressor (not when mapped) */
@@ -72,6 +75,17 @@ struct gd_reader {
 };
 
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
+/* A regular file mapped whole, once, not in windows (gbpdump -j: records
+ * stay where they are until reader_close(); see reader_stable()).  The
+ * size at open is the size read. */
+#define GD_READ_MAP_ALL 0x2
+
+/* 1 when the records reader_next() gives stay valid until reader_close()
+ * (GD_READ_MAP_ALL and the file is mapped: not compressed, not libpcap). */
+static inline int reader_stable(const struct gd_reader *r)
+{
+	return r->map_all && r->map && r->fast;
+}
 
 /* r->linktype is the file's LINKTYPE_ value (what libvxgbp and -w use);
  * libpcap's pcap_open_dead()/pcap_compile() want the DLT_ value, which

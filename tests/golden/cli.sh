@@ -54,7 +54,8 @@ expect_rc 2 "no input" "$gbpdump"
 expect_rc 2 "both -r and -i" "$gbpdump" -r x -i lo
 expect_rc 2 "bad --gbp" "$gbpdump" -r "$fix/basic-gbp.pcap" --gbp 70000
 expect_rc 2 "bad --vni" "$gbpdump" -r "$fix/basic-gbp.pcap" --vni -1
-expect_rc 2 "a directory" "$gbpdump" -r "$fix"
+mkdir "$tmp/nocaps" # -r DIR reads the capture files in it: none here
+expect_rc 2 "a directory" "$gbpdump" -r "$tmp/nocaps"
 grep -q "is a directory" "$tmp/err" && ok || bad "directory: unclear message"
 expect_rc 2 "an empty file" "$gbpdump" -r /dev/null
 expect_rc 0 "--help" "$gbpdump" --help

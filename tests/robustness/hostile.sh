@@ -118,7 +118,8 @@ check "a FIFO with a writer" 0 "" -r fifo
 cmp -s out.txt "$(printf '%s' out.fast)" >/dev/null 2>&1
 (: >fifo &)
 check "a FIFO closed without data" 2 "fifo: empty" -r fifo
-check "a directory" 2 "$work: is a directory" -r "$work"
+mkdir -p nocaps # -r DIR reads the capture files in it: none here
+check "a directory" 2 "nocaps: is a directory" -r nocaps
 check "/dev/zero" 2 "/dev/zero: " -r /dev/zero
 check "a missing file" 2 "nope.pcap: No such file" -r nope.pcap
 STDIN=$fix/basic-gbp.pcap check "standard input" 0 "" -r -
