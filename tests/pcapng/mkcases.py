@@ -102,9 +102,12 @@ for e, n in ((L, 'le'), (B, 'be')):
                    for i, f in enumerate(FR)))
 for v, name in ((3, 'ms'), (9, 'ns'), (0, 's'), (19, '1e-19'), (0x94, 'bin20'), (0x80, 'bin0'),
                 (0xbf, 'bin63'), (0xa8, 'bin40'), (10, '1e-10'), (7, '1e-7')):
-    big = (1 << 64) - 1 - 3 * 999999937
     write('good-tsresol-%s.pcapng' % name, shb() + idb(o=[tsres(v)]) +
-          frames(ts=1700000000 * 10**3 + 17, step=999999937) + epb(F, big) + epb(F, 0))
+          frames(ts=1700000000 * 10**3 + 17, step=999999937) + epb(F, 0))
+    # time stamps near 2^64 ticks: libpcap's 64-bit arithmetic, seconds
+    # beyond what -w's classic pcap holds
+    write('good-tsextreme-%s.pcapng' % name, shb() + idb(o=[tsres(v)]) +
+          epb(F, (1 << 64) - 1 - 3 * 999999937) + epb(F, (1 << 64) - 1) + epb(F, 1 << 63))
 write('good-tsoffset-negative.pcapng', shb() + idb(o=[tsoff(-1700000000)]) + frames() +
       epb(F, 0))
 write('good-tsoffset-wrap.pcapng', shb() + idb(o=[tsoff(-1), tsres(0)]) + epb(F, 0) +
@@ -126,6 +129,12 @@ write('good-caplen-gt-wirelen.pcapng', shb() + idb() + epb(F, wirelen=10) + epb(
 write('good-raw-then-12.pcapng', shb() + idb(101) + epb(F[14:]) + idb(12) + epb(F[14:], iface=1))
 write('good-shb-before-idb.pcapng', shb() + shb(major=7) + block(0xbad, b'') + idb() + frames())
 write('good-empty.pcapng', shb() + idb())
+# small, for tests/pcapng's every-truncation check: two sections (the second
+# big-endian would be refused), options, SPB, OPB, a skipped block
+S = FR[0][:60]
+write('good-small.pcapng', shb(o=[(1, b'x')]) + idb(snap=60, o=[tsres(9), tsoff(5)]) +
+      epb(S, 1) + block(0xbad, b'abcd') + shb(minor=2) + idb(snap=60) + spb(S, 100) +
+      pb(S[:32], 7))
 # first SHB: its length field says 31 bytes (libpcap checks neither the
 # multiple of 4 nor the trailer of the first SHB)
 s = bytearray(shb() + b'\0\0\0')
