@@ -52,5 +52,5 @@ if [ -f "$tmp/approx.log" ]; then
 		sed 's/^/unexpected: /' | grep . && err "approximate where no policy re-sighting was split"
 fi
 echo "$cases merges compared, $approx approximate"
-[ "$cases" -ge "$([ -n "$QUICK" ] && echo 200 || echo 300)" ] || err "only $cases merges compared"
+[ "$cases" -ge "$([ -n "$QUICK" ] && echo 150 || echo 300)" ] || err "only $cases merges compared"
 exit $fail
