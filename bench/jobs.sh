@@ -85,7 +85,11 @@ bench() {
 	# medians, then the rows
 	awk -v file="$(basename "$f")" -v mb="$(($(stat -c %s "$f") / 1000000))" '
 		{ t[$1] = t[$1] " " $2; if ($3 > rss[$1]) rss[$1] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-		function med(s,   a, k) { k = split(s, a, " "); asort(a); return a[int((k + 1) / 2)] }
+		function med(s,   a, k, i, j, v) {
+			k = split(s, a, " ")
+			for (i = 2; i <= k; i++) { v = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
+			return a[int((k + 1) / 2)]
+		}
 		END {
 			c = med(t["cat"])
 			for (i = 1; i <= n; i++) {

@@ -24,6 +24,7 @@
 # --no-diverse  skip the diverse capture (its table, pcapng and compressed
 #               rows)
 # --results F   also write the tables (markdown) to F
+# --jobs        also the -j scaling table (bench/jobs.sh: -j 1 .. nproc)
 # --live        also the live capture table (bench/live.sh, in a network
 #               namespace of its own)
 # --baseline D  also time (and count, with --callgrind) the gbpdump in D,
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--callgrind) callgrind=1 ;;
 	--no-tshark) tshark=0 ;;
 	--live) live=1 ;;
+	--jobs) jobs=1 ;;
 	--no-diverse) diverse=0 ;;
 	--results) results=$2; shift ;;
 	--baseline) base=$2/gbpdump; shift ;;
@@ -477,6 +479,8 @@ if [ "${live:-0}" = 1 ]; then # bench/live.sh: its own network namespace
 	say ""
 	bash "$here/live.sh" --bin "$bin" $([ $tshark = 0 ] && echo --no-tshark) | tee -a "$out"
 fi
+
+[ "${jobs:-0}" = 1 ] && { say ""; bash "$here/jobs.sh" --bin "$bin" --runs "$runs" | tee -a "$out"; }
 
 if [ -n "$results" ]; then
 	cp "$out" "$results"
