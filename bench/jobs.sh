@@ -34,7 +34,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 gd=$bin/gbpdump gen=$bin/gbpgen
-[ -x "$gd" ] && [ -x "$gen" ] || { echo "jobs.sh: no gbpdump/gbpgen in $bin" >&2; exit 2; }
+if ! [ -x "$gd" ] || ! [ -x "$gen" ]; then
+	echo "jobs.sh: no gbpdump/gbpgen in $bin" >&2
+	exit 2
+fi
 mkdir -p "$dir" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -107,6 +110,7 @@ jobs_list() {
 	local j=1 l=""
 	while [ $j -le "$maxj" ]; do l="$l $j"; j=$((j * 2)); done
 	[ "${l##* }" = "$maxj" ] || l="$l $maxj"
+	# shellcheck disable=SC2086 # one line of words
 	echo $l
 }
 js=$(jobs_list)
