@@ -35,14 +35,14 @@ extern "C" {
 /* The version of this header.  vxgbp_version() gives the library's, which
  * may be newer (the same major version keeps the ABI: docs/api.md). */
 #define VXGBP_VERSION_MAJOR 1
-#define VXGBP_VERSION_MINOR 1
+#define VXGBP_VERSION_MINOR 2
 #define VXGBP_VERSION_PATCH 0
-#define VXGBP_VERSION "1.1.0"
+#define VXGBP_VERSION "1.2.0"
 /* One number to compare: 0xMMmmpp. */
 #define VXGBP_VERSION_NUMBER \
 	((VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) | VXGBP_VERSION_PATCH)
 
-/* The library's version, "1.1.0" (the VXGBP_VERSION it was built with). */
+/* The library's version, "1.2.0" (the VXGBP_VERSION it was built with). */
 const char *vxgbp_version(void);
 
 /* ------------------------------------------------------------------------
