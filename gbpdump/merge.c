@@ -225,6 +225,37 @@ static int opts_from(struct msum_opts *p, const struct msum_run *r, int check)
 	return msum_file_hash(p->groups, r->gfile) || msum_file_hash(p->policy, r->pfile) ? -1 : 0;
 }
 
+/* Keep what the summary's own mode tracks, nothing a wider tracker also
+ * holds: with --report the tracker runs the matrix and the rules together,
+ * and `--stats --json --report` must print the summary `--stats --json`
+ * prints (tests/report/cli.sh).  --stats: VNI and group counts, pairs and
+ * the endpoints the matrix learned from (their group); --check: the rules'
+ * endpoints (first and last sightings), flows and cache. */
+static void mode_only(struct msum *m, int check)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->neps; i++) {
+		struct vxgbp_track_entry *e = &m->eps[i];
+
+		if (check ? !e->first_frame && !e->last_frame : e->learned == VXGBP_GROUP_UNKNOWN)
+			continue; /* only the other mode's table has it */
+		if (check) {
+			e->learned = VXGBP_GROUP_UNKNOWN;
+		} else {
+			e->first_frame = e->last_frame = 0;
+			e->first_group = e->last_group = e->last_flags = 0;
+			e->first_off = -1;
+		}
+		m->eps[k++] = *e;
+	}
+	m->neps = k;
+	if (check)
+		m->nvnis = m->ngroups = m->npairs = 0;
+	else
+		m->nflows = 0;
+}
+
 int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_track *t,
 		  const struct gd_check *c)
 {
@@ -256,6 +287,7 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 	    entries(t, VXGBP_ENT_FLOW, &m->flows, &m->nflows, flow_cmp) < 0 ||
 	    (c && (cache_from(t, m) < 0 || findings_from(c, m) < 0)))
 		goto oom;
+	mode_only(m, c != NULL);
 	return 0;
 oom:
 	fprintf(stderr, "gbpdump: out of memory\n");
