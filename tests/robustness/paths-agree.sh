@@ -29,6 +29,11 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
 		timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
 		# shellcheck disable=SC2086
 		cat "$cap" | timeout 20 "$gd" -r - $opts >"$tmp/d" 2>/dev/null; rd=$?
+		# the summary of --stats --json names its input: "-" from stdin
+		for f in c d; do
+			sed 's/"inputs":\[{"name":"-"/"inputs":[{"name":"'"$(basename "$cap")"'"/' \
+				"$tmp/$f" >"$tmp/$f.u" && mv "$tmp/$f.u" "$tmp/$f"
+		done
 		n=$((n + 1))
 		if [ $ra != $rb ] || ! cmp -s "$tmp/a" "$tmp/b"; then
 			echo "FAIL $cap $opts: fast reader (exit $ra) and --libpcap (exit $rb) differ:"
