@@ -76,8 +76,10 @@ static int to_dlt(int lt)
 	}
 }
 
-/* libpcap's max_snaplen_for_dlt() */
-static uint32_t max_snap(int dlt)
+/* libpcap's max_snaplen_for_dlt(): the largest record it accepts for a
+ * link type (the three exceptions have the same LINKTYPE_ and DLT_ value,
+ * so classic pcap's reader asks it too) */
+uint32_t pcapng_max_snaplen(int dlt)
 {
 	switch (dlt) {
 	case 231: /* D-Bus */
@@ -96,7 +98,7 @@ static uint32_t max_snap(int dlt)
  * (so an EPB may hold more than 262144 bytes). */
 static uint32_t adjust_snap(int dlt, uint32_t snap)
 {
-	return snap == 0 || snap > INT32_MAX ? max_snap(dlt) : snap;
+	return snap == 0 || snap > INT32_MAX ? pcapng_max_snaplen(dlt) : snap;
 }
 
 void pcapng_state_init(struct pcapng_state *s)
@@ -346,7 +348,7 @@ static int idb(struct pcapng_state *s, const uint8_t *body, size_t n, char *err)
 		s->dlt = to_dlt(lt);
 		s->linktype = s->dlt == DLT_RAW ? 101 : s->dlt;
 		s->snaplen = adjust_snap(s->dlt, snap);
-		m = BLOCK_MAX(max_snap(s->dlt));
+		m = BLOCK_MAX(pcapng_max_snaplen(s->dlt));
 		if (m > s->maxblock)
 			s->maxblock = m;
 		s->phase = PCAPNG_PH_READ;

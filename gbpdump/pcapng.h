@@ -87,6 +87,9 @@ void pcapng_state_fini(struct pcapng_state *s);
  * byte-order magic in either order)?  The caller hands anything else to
  * libpcap, which says what it is not. */
 int pcapng_sniff(const uint8_t *b, size_t n);
+/* The largest record libpcap accepts for a link type (also classic pcap's
+ * limit in reader.c). */
+uint32_t pcapng_max_snaplen(int dlt);
 
 /*
  * The block at b (avail bytes there; at_eof: the input has no more after

@@ -51,22 +51,6 @@ static uint32_t rd32(const uint8_t *b, int swapped)
 	return v;
 }
 
-/* The largest record libpcap accepts for a link type (its
- * max_snaplen_for_dlt()): a larger caplen is an error on both paths. */
-static uint32_t max_caplen(int linktype)
-{
-	switch (linktype) {
-	case 231: /* D-Bus */
-		return 128u * 1024 * 1024;
-	case 279: /* EBHSCR */
-		return 8u * 1024 * 1024;
-	case 249: /* USBPcap */
-		return 1024u * 1024;
-	default:
-		return 262144;
-	}
-}
-
 /* Read until buf holds at least want bytes after pos (or EOF).  Returns
  * 0, or -1 on an I/O error. */
 static int remap(struct gd_reader *r, size_t want, char *errbuf);
@@ -456,7 +440,7 @@ static int fast_header(struct gd_reader *r, char *errbuf)
 	r->linktype = (int)(rd32(h + 20, r->swapped) & 0xffff);
 	/* As libpcap does, so both paths deliver the same records: a snap
 	 * length of 0 or beyond what the link type allows means that maximum. */
-	r->maxcap = max_caplen(r->linktype);
+	r->maxcap = pcapng_max_snaplen(r->linktype); /* an error on both paths */
 	if (r->snaplen == 0 || r->snaplen > r->maxcap)
 		r->snaplen = r->maxcap;
 	r->pos = 24;
