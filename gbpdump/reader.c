@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -138,7 +139,14 @@ static void put_u64(uint64_t v)
 
 static void on_sigbus(int sig)
 {
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+
 	(void)sig;
+	/* with -j several threads can touch the lost pages at once: one line,
+	 * the others wait for its _exit() */
+	if (atomic_flag_test_and_set(&said))
+		for (;;)
+			pause();
 	put_str("gbpdump: ");
 	put_str(sigbus_name ? sigbus_name : "(input)");
 	put_str(": frame ");
