@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "parallel.h"
@@ -160,25 +159,6 @@ static void batch_write(struct batch *b, struct gd_out *out)
 	}
 }
 
-/* A stable batch is done: the pages of its records leave this process's
- * memory (a private read-only file mapping: touched again, they come back
- * from the file as they were), so memory stays flat on any file size.
- * Only whole pages inside the batch's bytes. */
-static void batch_drop(const struct batch *b)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t lo, hi;
-
-	if (!b->stable || !b->n || pg <= 0)
-		return;
-	lo = (uintptr_t)b->recs[0].data;
-	hi = (uintptr_t)b->recs[b->n - 1].data + b->recs[b->n - 1].caplen;
-	lo = (lo + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-	hi &= ~((uintptr_t)pg - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
-}
-
 /* Wait (holding P->mu) until *seq reaches want. */
 static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
 {
@@ -210,7 +190,6 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	/* the output token: out_seq stays b->seq */
 	if (!b->oom && !P->run->out->err)
 		batch_write(b, P->run->out);
-	batch_drop(b);
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
