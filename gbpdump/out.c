@@ -215,66 +215,100 @@ static const char dec_dot[256][4] = {
 	"252.", "253.", "254.", "255.",
 };
 
+/* the digits of 0..255, for lw_ipv4 */
+static const uint8_t dec_len[256] = {
+	[0 ... 9] = 1, [10 ... 99] = 2, [100 ... 255] = 3,
+};
+
 /* a.b.c.d at d (room for 16 bytes): each byte's digits and a dot in one
  * 4-byte copy from dec_dot, the next byte's copy over the spare bytes.
  * inet_ntop's text (tests/out compares them). */
-static size_t put_ipv4(char *d, const uint8_t *a)
+static char *lw_ipv4(char *d, const uint8_t *a)
 {
-	size_t n = 0;
-
 	for (int i = 0; i < 4; i++) {
-		unsigned b = a[i];
-
-		memcpy(d + n, dec_dot[b], 4);
-		n += 2 + (b >= 10) + (b >= 100);
+		memcpy(d, dec_dot[a[i]], 4);
+		d += dec_len[a[i]] + 1;
 	}
-	return n - 1; /* not the last dot */
+	return d - 1; /* not the last dot */
 }
 
-/* IPv6 (and anything not IPv4) through libvxgbp's formatter, out of line:
- * its scratch buffer stays off out_addr's IPv4 path. */
-static __attribute__((noinline)) void out_addr_other(struct gd_out *o, const uint8_t *a,
-						     size_t len)
+/* RFC 5952 as libvxgbp's vxgbp_addr_format writes it (and inet_ntop):
+ * the longest run of two or more zero groups, the first on a tie, is
+ * "::"; ::ffff:a.b.c.d for an IPv4-mapped address; lower-case hex, no
+ * leading zeros.  At most 39 bytes. */
+static char *lw_ipv6(char *d, const uint8_t *a)
 {
-	char b[64];
-	int n = vxgbp_addr_format(b, sizeof(b), a, len);
+	unsigned g[8];
+	int best = -1, bestlen = 0;
 
-	if (n > 0)
-		out_write(o, b, (size_t)n);
-	else
-		out_putc(o, '?');
+	for (int i = 0; i < 8; i++)
+		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
+	for (int i = 0, run = 0; i < 8; i++) {
+		run = g[i] ? 0 : run + 1;
+		if (run > bestlen && run >= 2) {
+			best = i + 1 - run;
+			bestlen = run;
+		}
+	}
+	if (best == 0 && bestlen == 5 && g[5] == 0xffff)
+		return lw_ipv4(LW_LIT(d, "::ffff:"), a + 12);
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			d = LW_LIT(d, "::");
+			i += bestlen - 1;
+			continue;
+		}
+		if (i && i != best + bestlen)
+			*d++ = ':';
+		d = lw_hex(d, g[i]);
+	}
+	return d;
+}
+
+char *lw_addr(char *p, const uint8_t *a, size_t len)
+{
+	if (a && len == 4)
+		return lw_ipv4(p, a);
+	if (a && len == 16)
+		return lw_ipv6(p, a);
+	return lw_c(p, '?');
 }
 
 void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
 {
-	if (len != 4 || !a) {
-		out_addr_other(o, a, len);
-		return;
-	}
-	if (GD_OUT_CAP - o->len < 16)
-		out_flush(o);
-	o->len += put_ipv4(o->buf + o->len, a);
+	out_commit(o, lw_addr(out_reserve(o, GD_ADDR_MAX), a, len));
 }
 
 /* aa:bb:cc:dd:ee:ff, lower case (vxgbp_mac_format's text). */
-void out_mac(struct gd_out *o, const uint8_t *mac)
+char *lw_mac(char *d, const uint8_t *mac)
 {
 	static const char hx[] = "0123456789abcdef";
-	char *d;
 
-	if (!mac) {
-		out_putc(o, '?');
-		return;
-	}
-	if (GD_OUT_CAP - o->len < 18)
-		out_flush(o);
-	d = o->buf + o->len;
+	if (!mac)
+		return lw_c(d, '?');
 	for (int i = 0; i < 6; i++, d += 3) {
 		d[0] = hx[mac[i] >> 4];
 		d[1] = hx[mac[i] & 0xf];
 		d[2] = ':';
 	}
-	o->len += 17;
+	return d - 1;
+}
+
+void out_mac(struct gd_out *o, const uint8_t *mac)
+{
+	out_commit(o, lw_mac(out_reserve(o, 18), mac));
+}
+
+char *lw_u64(char *p, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		return lw_u32(p, (uint32_t)v);
+	/* the high part first, then the low nine digits zero-padded */
+	p = lw_u64(p, v / 1000000000);
+	v %= 1000000000;
+	for (int i = 8; i >= 0; i--, v /= 10)
+		p[i] = (char)('0' + v % 10);
+	return p + 9;
 }
 
 void out_printf(struct gd_out *o, const char *fmt, ...)

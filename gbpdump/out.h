@@ -101,4 +101,99 @@ static inline void out_u64(struct gd_out *o, uint64_t v)
 	o->len += (size_t)(e - q);
 }
 
+/*
+ * The line writer.  A printer that knows the most one piece of its line can
+ * take reserves that much once (out_reserve: the buffer is written out first
+ * when it has less room), stores the fields through a local cursor with the
+ * lw_* ("line writer") helpers below, none of which checks for room, and hands the cursor
+ * back with out_commit.  One compare a piece instead of one a field.  A
+ * reservation is at most GD_RESERVE_MAX: -j's output blocks keep far more
+ * room than that free before each frame, so reserving never flushes them.
+ */
+#define GD_RESERVE_MAX 1024
+
+static inline char *out_reserve(struct gd_out *o, size_t n)
+{
+	if (GD_OUT_CAP - o->len < n)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void out_commit(struct gd_out *o, const char *p)
+{
+	o->len = (size_t)(p - o->buf);
+}
+
+static inline char *lw_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* a string literal: a copy of a size the compiler knows, no strlen */
+#define LW_LIT(p, s) lw_mem((p), "" s, sizeof(s) - 1)
+
+static inline char *lw_c(char *p, char c)
+{
+	*p = c;
+	return p + 1;
+}
+
+static inline unsigned lw_declen(uint32_t v)
+{
+	if (v < 10000)
+		return v < 100 ? 1 + (v >= 10) : 3 + (v >= 1000);
+	if (v < 100000000)
+		return v < 1000000 ? 5 + (v >= 100000) : 7 + (v >= 10000000);
+	return 9 + (v >= 1000000000);
+}
+
+/* Decimal, at most 10 bytes: the length first, then two digits a step
+ * from the end straight into place (no scratch copy). */
+static inline char *lw_u32(char *p, uint32_t v)
+{
+	char *e = p + lw_declen(v), *q = e;
+
+	while (v >= 100) {
+		unsigned r = v % 100;
+
+		v /= 100;
+		q -= 2;
+		memcpy(q, gd_digits2 + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(q - 2, gd_digits2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
+/* at most 20 bytes */
+char *lw_u64(char *p, uint64_t v);
+
+/* lower-case hex of exactly n (1..8) digits: the low n nibbles of v */
+static inline char *lw_hexw(char *p, uint32_t v, unsigned n)
+{
+	static const char hx[16] = "0123456789abcdef";
+
+	for (unsigned i = n; i-- > 0; v >>= 4)
+		p[i] = hx[v & 0xf];
+	return p + n;
+}
+
+/* lower-case hex without leading zeros, at least one digit: out_hex(v, 1) */
+static inline char *lw_hex(char *p, uint32_t v)
+{
+	unsigned n = v ? (unsigned)(35 - __builtin_clz(v)) / 4 : 1;
+
+	return lw_hexw(p, v, n);
+}
+
+/* out_addr's text: at most GD_ADDR_MAX bytes (an IPv4 one writes up to 16,
+ * some of them spare) */
+#define GD_ADDR_MAX 48
+char *lw_addr(char *p, const uint8_t *a, size_t len);
+/* out_mac's text: 17 bytes, 18 written ("?" without a MAC) */
+char *lw_mac(char *p, const uint8_t *mac);
+
 #endif /* GBPDUMP_OUT_H */

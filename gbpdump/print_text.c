@@ -25,31 +25,57 @@ void print_init(struct gd_print *pp)
 	pp->flags_word = -1;
 }
 
+/* The cached "HH:MM:SS" (or -tttt's date and time) of second sec: formatting
+ * a date is slow, and consecutive frames mostly share their second. */
+static void local_prefix(struct gd_print *pp, int64_t sec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm))
+		pp->local_len = 0;
+	else if (pp->tmode == GD_TIME_DATE)
+		pp->local_len = strftime(pp->local_buf, sizeof(pp->local_buf),
+					 "%Y-%m-%d %H:%M:%S", &tm);
+	else
+		pp->local_len = strftime(pp->local_buf, sizeof(pp->local_buf), "%H:%M:%S", &tm);
+	pp->local_sec = sec;
+}
+
+/* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
+ * buffer; the cursor then moves by its length), the microseconds as three
+ * two-digit pairs. */
+static char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+{
+	uint32_t us = rec->nsec / 1000;
+
+	if (pp->tmode == GD_TIME_EPOCH) {
+		if (rec->sec < 0)
+			d = lw_u64(lw_c(d, '-'), (uint64_t)0 - (uint64_t)rec->sec);
+		else
+			d = lw_u64(d, (uint64_t)rec->sec);
+	} else {
+		if (rec->sec != pp->local_sec)
+			local_prefix(pp, rec->sec);
+		memcpy(d, pp->local_buf, sizeof(pp->local_buf));
+		d += pp->local_len;
+	}
+	if (us >= 1000000)
+		us %= 1000000; /* out_dec_pad's v mod 10^6 */
+	*d = '.';
+	memcpy(d + 1, gd_digits2 + 2 * (us / 10000), 2);
+	memcpy(d + 3, gd_digits2 + 2 * (us / 100 % 100), 2);
+	memcpy(d + 5, gd_digits2 + 2 * (us % 100), 2);
+	d[7] = ' ';
+	return d + 8;
+}
+
 static void print_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
 {
 	if (pp->tmode == GD_TIME_NONE)
 		return;
-	if (pp->tmode == GD_TIME_EPOCH) {
-		out_i64(o, rec->sec);
-	} else {
-		if (rec->sec != pp->local_sec) {
-			time_t t = (time_t)rec->sec;
-			struct tm tm;
-			if (!localtime_r(&t, &tm))
-				pp->local_len = 0;
-			else if (pp->tmode == GD_TIME_DATE)
-				pp->local_len = strftime(pp->local_buf, sizeof(pp->local_buf),
-							 "%Y-%m-%d %H:%M:%S", &tm);
-			else
-				pp->local_len = strftime(pp->local_buf, sizeof(pp->local_buf),
-							 "%H:%M:%S", &tm);
-			pp->local_sec = rec->sec;
-		}
-		out_write(o, pp->local_buf, pp->local_len);
-	}
-	out_putc(o, '.');
-	out_dec_pad(o, rec->nsec / 1000, 6);
-	out_putc(o, ' ');
+	/* the prefix (< 32), a sign and 20 digits, ".uuuuuu " */
+	out_commit(o, lw_time(out_reserve(o, sizeof(pp->local_buf) + 32), pp, rec));
 }
 
 /* tcpdump's names (ethertype_values) of the ethertypes a frame here carries. */
@@ -121,21 +147,17 @@ static void print_l2(struct gd_out *o, const struct vxgbp_l2 *l2, uint32_t len)
 	}
 }
 
-static void print_tcp_flags(struct gd_out *o, uint8_t f)
+static char *lw_tcp_flags(char *d, uint8_t f)
 {
-	static const struct {
-		uint8_t bit;
-		char c;
-	} names[] = { { 0x01, 'F' }, { 0x02, 'S' }, { 0x04, 'R' }, { 0x08, 'P' },
-		      { 0x10, '.' }, { 0x20, 'U' }, { 0x40, 'E' }, { 0x80, 'W' } };
+	static const char names[8] = { 'F', 'S', 'R', 'P', '.', 'U', 'E', 'W' };
 
-	out_str(o, "Flags [");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (f & names[i].bit)
-			out_putc(o, names[i].c);
+	d = LW_LIT(d, "Flags [");
 	if (!f)
-		out_str(o, "none");
-	out_putc(o, ']');
+		d = LW_LIT(d, "none");
+	for (unsigned i = 0; f; i++, f >>= 1)
+		if (f & 1)
+			*d++ = names[i];
+	return lw_c(d, ']');
 }
 
 /* The bytes after the IP header(s): what tcpdump calls an ICMP or an
@@ -146,30 +168,28 @@ static uint32_t ip_payload_len(const struct vxgbp_l3 *l3)
 }
 
 /* tcpdump: "ICMP echo request, id 1, seq 1, length 8";
- * "ICMP6, echo request, id 1, seq 1, length 8" (ICMP6: no length with -v). */
-static void print_icmp(struct gd_out *o, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4,
-		       int verbose)
+ * "ICMP6, echo request, id 1, seq 1, length 8" (ICMP6: no length with -v).
+ * At most 60 bytes. */
+static char *lw_icmp(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	int v6 = l4->proto == 58;
 	uint8_t t = l4->icmp_type;
 
-	out_str(o, v6 ? "ICMP6," : "ICMP");
+	d = v6 ? LW_LIT(d, "ICMP6,") : LW_LIT(d, "ICMP");
 	if ((!v6 && (t == 8 || t == 0)) || (v6 && (t == 128 || t == 129))) {
-		out_str(o, (t == 8 || t == 128) ? " echo request" : " echo reply");
-		out_str(o, ", id ");
-		out_u64(o, l4->sport);
-		out_str(o, ", seq ");
-		out_u64(o, l4->dport);
+		if (t == 8 || t == 128)
+			d = LW_LIT(d, " echo request, id ");
+		else
+			d = LW_LIT(d, " echo reply, id ");
+		d = lw_u32(d, l4->sport);
+		d = lw_u32(LW_LIT(d, ", seq "), l4->dport);
 	} else {
-		out_str(o, " type ");
-		out_u64(o, t);
-		out_str(o, " code ");
-		out_u64(o, l4->icmp_code);
+		d = lw_u32(LW_LIT(d, " type "), t);
+		d = lw_u32(LW_LIT(d, " code "), l4->icmp_code);
 	}
-	if (!v6 || !verbose) {
-		out_str(o, ", length ");
-		out_u64(o, ip_payload_len(l3));
-	}
+	if (!v6 || !verbose)
+		d = lw_u32(LW_LIT(d, ", length "), ip_payload_len(l3));
+	return d;
 }
 
 /* "ethertype IPv4" for a level without L3. */
@@ -245,149 +265,139 @@ static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len,
 	out_u64(o, len);
 }
 
-/* tcpdump's names of IP protocols (ipproto_values), "unknown" otherwise. */
-static const char *ipproto_name(uint8_t proto)
+/* tcpdump's names of IP protocols (ipproto_values), "unknown" otherwise:
+ * each padded to a fixed size, copied whole, the cursor moved by its
+ * length.  At most 8 bytes. */
+static char *lw_ipproto(char *d, uint8_t proto)
 {
 	static const struct {
-		uint8_t p;
-		const char *name;
-	} t[] = { { 0, "Options" }, { 1, "ICMP" }, { 2, "IGMP" }, { 4, "IPIP" },
-		  { 6, "TCP" }, { 17, "UDP" }, { 41, "IPv6" }, { 43, "Routing" },
-		  { 44, "Fragment" }, { 47, "GRE" }, { 50, "ESP" }, { 51, "AH" },
-		  { 58, "ICMPv6" }, { 132, "SCTP" } };
+		uint8_t p, len;
+		char name[10];
+	} t[] = { { 0, 7, "Options" }, { 1, 4, "ICMP" },   { 2, 4, "IGMP" },
+		  { 4, 4, "IPIP" },    { 6, 3, "TCP" },    { 17, 3, "UDP" },
+		  { 41, 4, "IPv6" },   { 43, 7, "Routing" }, { 44, 8, "Fragment" },
+		  { 47, 3, "GRE" },    { 50, 3, "ESP" },   { 51, 2, "AH" },
+		  { 58, 6, "ICMPv6" }, { 132, 4, "SCTP" } };
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].p == proto)
-			return t[i].name;
-	return "unknown";
+		if (t[i].p == proto) {
+			memcpy(d, t[i].name, 8);
+			return d + t[i].len;
+		}
+	return LW_LIT(d, "unknown");
+}
+
+/* lower-case hex of at least min digits: out_hex(v, min) */
+static char *lw_hexmin(char *d, uint32_t v, unsigned min)
+{
+	char *e = lw_hex(d, v);
+
+	if ((unsigned)(e - d) >= min)
+		return e;
+	return lw_hexw(d, v, min);
 }
 
 /* -v, as tcpdump: "(tos 0x0, ttl 64, id 0, offset 0, flags [DF], proto UDP
- * (17), length 78) " */
-static void print_ip4_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+ * (17), length 78) ".  At most 140 bytes. */
+static char *lw_ip4_details(char *d, const struct vxgbp_l3 *l3)
 {
-	static const char *const ecn[4] = { "", ",ECT(1)", ",ECT(0)", ",CE" };
+	static const struct {
+		char s[8];
+		uint8_t len;
+	} ecn[4] = { { "", 0 }, { ",ECT(1)", 7 }, { ",ECT(0)", 7 }, { ",CE", 3 } };
 
-	out_str(o, "(tos 0x");
-	out_hex(o, l3->tos, 1);
-	out_str(o, ecn[l3->tos & 3]);
-	if (l3->ttl) {
-		out_str(o, ", ttl ");
-		out_u64(o, l3->ttl);
-	}
-	out_str(o, ", id ");
-	out_u64(o, l3->ip_id);
-	out_str(o, ", offset ");
-	out_u64(o, l3->frag_off);
-	out_str(o, ", flags [");
+	d = lw_hex(LW_LIT(d, "(tos 0x"), l3->tos);
+	memcpy(d, ecn[l3->tos & 3].s, 8);
+	d += ecn[l3->tos & 3].len;
+	if (l3->ttl)
+		d = lw_u32(LW_LIT(d, ", ttl "), l3->ttl);
+	d = lw_u32(LW_LIT(d, ", id "), l3->ip_id);
+	d = lw_u32(LW_LIT(d, ", offset "), l3->frag_off);
+	d = LW_LIT(d, ", flags [");
 	if (l3->more_frags)
-		out_putc(o, '+');
+		*d++ = '+';
 	if (l3->dont_frag)
-		out_str(o, "DF");
+		d = LW_LIT(d, "DF");
 	if (!l3->more_frags && !l3->dont_frag)
-		out_str(o, "none");
-	out_str(o, "], proto ");
-	out_str(o, ipproto_name(l3->proto));
-	out_str(o, " (");
-	out_u64(o, l3->proto);
-	out_str(o, "), length ");
-	out_u64(o, l3->tot_len);
-	out_str(o, ") ");
+		d = LW_LIT(d, "none");
+	d = lw_ipproto(LW_LIT(d, "], proto "), l3->proto);
+	d = lw_u32(LW_LIT(d, " ("), l3->proto);
+	d = lw_u32(LW_LIT(d, "), length "), l3->tot_len);
+	return LW_LIT(d, ") ");
 }
 
 /* -v, as tcpdump: "(class 0x10, flowlabel 0x12345, hlim 64, next-header UDP
  * (17) payload length: 58) ".  The next header is the first one: Options
- * (0) when a hop-by-hop header follows the fixed header. */
-static void print_ip6_details(struct gd_out *o, const struct vxgbp_l3 *l3)
+ * (0) when a hop-by-hop header follows the fixed header.  At most 110
+ * bytes. */
+static char *lw_ip6_details(char *d, const struct vxgbp_l3 *l3)
 {
 	uint8_t nh = l3->opt_off >= 0 ? 0 : l3->proto;
 
-	out_putc(o, '(');
-	if (l3->tos) {
-		out_str(o, "class 0x");
-		out_hex(o, l3->tos, 2);
-		out_str(o, ", ");
-	}
-	if (l3->flow_label) {
-		out_str(o, "flowlabel 0x");
-		out_hex(o, l3->flow_label, 5);
-		out_str(o, ", ");
-	}
-	out_str(o, "hlim ");
-	out_u64(o, l3->ttl);
-	out_str(o, ", next-header ");
-	out_str(o, ipproto_name(nh));
-	out_str(o, " (");
-	out_u64(o, nh);
-	out_str(o, ") payload length: ");
-	out_u64(o, l3->tot_len >= 40 ? l3->tot_len - 40u : 0);
-	out_str(o, ") ");
+	*d++ = '(';
+	if (l3->tos)
+		d = LW_LIT(lw_hexmin(LW_LIT(d, "class 0x"), l3->tos, 2), ", ");
+	if (l3->flow_label)
+		d = LW_LIT(lw_hexmin(LW_LIT(d, "flowlabel 0x"), l3->flow_label, 5), ", ");
+	d = lw_u32(LW_LIT(d, "hlim "), l3->ttl);
+	d = lw_ipproto(LW_LIT(d, ", next-header "), nh);
+	d = lw_u32(LW_LIT(d, " ("), nh);
+	d = lw_u32(LW_LIT(d, ") payload length: "), l3->tot_len >= 40 ? l3->tot_len - 40u : 0);
+	return LW_LIT(d, ") ");
 }
 
 /* tcpdump -S: "Flags [P.], seq 1:101, ack 2, win 512, length 100": the
  * sequence number when there is a payload (then where it ends) or SYN,
  * FIN or RST is set, the acknowledgment number with ACK, the urgent
- * pointer with URG.  The options are not decoded (not printed). */
-static void print_tcp(struct gd_out *o, const struct vxgbp_l4 *l4)
+ * pointer with URG.  The options are not decoded (not printed).  At most
+ * 110 bytes. */
+static char *lw_tcp(char *d, const struct vxgbp_l4 *l4)
 {
-	print_tcp_flags(o, l4->tcp_flags);
+	d = lw_tcp_flags(d, l4->tcp_flags);
 	if (l4->payload_len || (l4->tcp_flags & 0x07)) {
-		out_str(o, ", seq ");
-		out_u64(o, l4->tcp_seq);
-		if (l4->payload_len) {
-			out_putc(o, ':');
-			out_u64(o, (uint32_t)(l4->tcp_seq + l4->payload_len));
-		}
+		d = lw_u32(LW_LIT(d, ", seq "), l4->tcp_seq);
+		if (l4->payload_len)
+			d = lw_u32(lw_c(d, ':'), (uint32_t)(l4->tcp_seq + l4->payload_len));
 	}
-	if (l4->tcp_flags & 0x10) {
-		out_str(o, ", ack ");
-		out_u64(o, l4->tcp_ack);
-	}
-	out_str(o, ", win ");
-	out_u64(o, l4->tcp_win);
-	if (l4->tcp_flags & 0x20) {
-		out_str(o, ", urg ");
-		out_u64(o, l4->tcp_urg);
-	}
-	out_str(o, ", length ");
-	out_u64(o, l4->payload_len);
+	if (l4->tcp_flags & 0x10)
+		d = lw_u32(LW_LIT(d, ", ack "), l4->tcp_ack);
+	d = lw_u32(LW_LIT(d, ", win "), l4->tcp_win);
+	if (l4->tcp_flags & 0x20)
+		d = lw_u32(LW_LIT(d, ", urg "), l4->tcp_urg);
+	return lw_u32(LW_LIT(d, ", length "), l4->payload_len);
 }
 
 /* What follows "a > b: " in an inner frame: TCP flags, UDP length, ICMP,
  * a fragment, a header cut short ("proto 17", the error follows) or a
  * protocol the library does not decode ("ip-proto-47 62", tcpdump's
- * words). */
-static void print_l4(struct gd_out *o, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4,
-		     int verbose)
+ * words).  At most 110 bytes. */
+static char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	if (l4->off < 0) {
-		if (l3->frag_off) {
-			out_str(o, "fragment, offset ");
-			out_u64(o, l3->frag_off);
-		} else if (l3->proto == 6 || l3->proto == 17 || l3->proto == 1 ||
-			   l3->proto == 58) {
-			out_str(o, "proto "); /* cut short: the error follows */
-			out_u64(o, l3->proto);
-		} else {
-			out_str(o, "ip-proto-");
-			out_u64(o, l3->proto);
-			out_putc(o, ' ');
-			out_u64(o, ip_payload_len(l3));
-		}
-		return;
+		if (l3->frag_off)
+			return lw_u32(LW_LIT(d, "fragment, offset "), l3->frag_off);
+		if (l3->proto == 6 || l3->proto == 17 || l3->proto == 1 || l3->proto == 58)
+			return lw_u32(LW_LIT(d, "proto "), l3->proto); /* the error follows */
+		d = lw_u32(LW_LIT(d, "ip-proto-"), l3->proto);
+		return lw_u32(lw_c(d, ' '), ip_payload_len(l3));
 	}
 	switch (l4->proto) {
 	case 6:
-		print_tcp(o, l4);
-		break;
+		return lw_tcp(d, l4);
 	case 17:
-		out_str(o, "UDP, length ");
-		out_u64(o, l4->payload_len);
-		break;
+		return lw_u32(LW_LIT(d, "UDP, length "), l4->payload_len);
 	default:
-		print_icmp(o, l3, l4, verbose);
-		break;
+		return lw_icmp(d, l3, l4, verbose);
 	}
+}
+
+/* "a.b.c.d.port" or "addr" without ports: at most GD_ADDR_MAX + 6 bytes */
+static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint16_t port)
+{
+	d = lw_addr(d, a, alen);
+	if (ports)
+		d = lw_u32(lw_c(d, '.'), port);
+	return d;
 }
 
 /* "IP a.p > b.q" for one level (tcpdump leaves out "IP " after a -e link
@@ -399,25 +409,18 @@ static void print_l3(struct gd_out *o, const uint8_t *frame, const struct vxgbp_
 	const struct vxgbp_l4 *l4 = &ls->l4;
 	size_t alen = l3->version == 6 ? 16 : 4;
 	int ports = l4->off >= 0 && (l4->proto == 6 || l4->proto == 17);
+	/* "IP6 ", the -v details, two endpoints, " > ", ":" */
+	char *d = out_reserve(o, 4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4);
 
 	if (!eflag)
-		out_str(o, l3->version == 6 ? "IP6 " : "IP ");
+		d = l3->version == 6 ? LW_LIT(d, "IP6 ") : LW_LIT(d, "IP ");
 	if (verbose && l3->version == 6)
-		print_ip6_details(o, l3);
+		d = lw_ip6_details(d, l3);
 	else if (verbose)
-		print_ip4_details(o, l3);
-	out_addr(o, l3->src, alen);
-	if (ports) {
-		out_putc(o, '.');
-		out_u64(o, l4->sport);
-	}
-	out_str(o, " > ");
-	out_addr(o, l3->dst, alen);
-	if (ports) {
-		out_putc(o, '.');
-		out_u64(o, l4->dport);
-	}
-	out_str(o, ":");
+		d = lw_ip4_details(d, l3);
+	d = lw_endpoint(d, l3->src, alen, ports, l4->sport);
+	d = lw_endpoint(LW_LIT(d, " > "), l3->dst, alen, ports, l4->dport);
+	out_commit(o, lw_c(d, ':'));
 	labels_print_text(o, frame, l3, verbose);
 }
 
@@ -440,8 +443,7 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 	print_l3(o, frame, ls, pp->verbose, pp->eflag);
 	if (is_outer)
 		return;
-	out_putc(o, ' ');
-	print_l4(o, l3, &ls->l4, pp->verbose);
+	out_commit(o, lw_l4(lw_c(out_reserve(o, 128), ' '), l3, &ls->l4, pp->verbose));
 }
 
 void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags)
@@ -547,39 +549,63 @@ static void print_gpe(struct gd_out *o, const struct vxgbp_hdr *h)
 	}
 }
 
+/* "[G,I]": print_flags' cached text (pp->flags_buf) copied whole, the cursor
+ * moved by its length.  At most VXGBP_FLAGS_STRLEN + 2 bytes. */
+static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
+{
+	if (pp->flags_word != flags) {
+		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
+					   VXGBP_FLAGSET_DRAFT);
+
+		pp->flags_len = n > 0 ? n : 0;
+		pp->flags_word = flags;
+	}
+	*d = '[';
+	memcpy(d + 1, pp->flags_buf, sizeof(pp->flags_buf));
+	d += 1 + pp->flags_len;
+	return lw_c(d, ']');
+}
+
+/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
+ * flags [I]": at most 80 bytes. */
+static char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
+{
+	int gbp = vxgbp_hdr_has_gbp(h);
+
+	d = gbp ? LW_LIT(d, " VXLAN-GBP vni ") : LW_LIT(d, " VXLAN vni ");
+	d = lw_flags(LW_LIT(lw_u32(d, h->vni), " flags "), pp, h->flags);
+	if (gbp) {
+		d = lw_u32(LW_LIT(d, " group "), h->group);
+		d = lw_c(lw_hexw(LW_LIT(d, " (0x"), h->group, 4), ')');
+	}
+	return d;
+}
+
 /* One VXLAN header: " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)
  * web:", " VXLAN vni 10 flags [I]:" or, read as GPE, print_gpe's. */
 static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
 			unsigned kind)
 {
+	const char *name = NULL;
+	char *d;
+
 	if (kind == VXGBP_VX_GPE) {
 		print_gpe(o, h);
 	} else {
-		out_str(o, vxgbp_hdr_has_gbp(h) ? " VXLAN-GBP vni " : " VXLAN vni ");
-		out_u64(o, h->vni);
-		out_str(o, " flags ");
-		print_flags(o, pp, h->flags);
+		out_commit(o, lw_vxlan(out_reserve(o, 80), pp, h));
+		if (vxgbp_hdr_has_gbp(h))
+			name = vxgbp_groups_name(pp->groups, h->group);
 	}
-	if (kind != VXGBP_VX_GPE && vxgbp_hdr_has_gbp(h)) {
-		const char *name = vxgbp_groups_name(pp->groups, h->group);
-
-		out_str(o, " group ");
-		out_u64(o, h->group);
-		out_str(o, " (0x");
-		out_hex(o, h->group, 4);
-		out_putc(o, ')');
-		if (name) {
-			out_putc(o, ' ');
-			out_str(o, name);
-		}
-	} else if (kind != VXGBP_VX_GPE && h->group) {
-		out_str(o, " id-field 0x");
-		out_hex(o, h->group, 4);
+	if (name) {
+		out_putc(o, ' ');
+		out_str(o, name);
 	}
-	if (h->rsvd) {
-		out_str(o, " rsvd 0x");
-		out_hex(o, h->rsvd, 2);
-	}
+	d = out_reserve(o, 32);
+	if (kind != VXGBP_VX_GPE && !vxgbp_hdr_has_gbp(h) && h->group)
+		d = lw_hexw(LW_LIT(d, " id-field 0x"), h->group, 4);
+	if (h->rsvd)
+		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
+	out_commit(o, d);
 	if (pp->verbose && kind != VXGBP_VX_GPE)
 		print_verdicts(o, h);
 	out_putc(o, ':');
