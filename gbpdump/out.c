@@ -190,7 +190,7 @@ void out_json_str(struct gd_out *o, const char *s)
 	out_putc(o, '"');
 }
 
-static const char dec_dot[256][4] = {
+const char gd_dec_dot[256][4] = {
 	"0.", "1.", "2.", "3.", "4.", "5.", "6.", "7.", "8.", "9.", "10.", "11.",
 	"12.", "13.", "14.", "15.", "16.", "17.", "18.", "19.", "20.", "21.", "22.", "23.",
 	"24.", "25.", "26.", "27.", "28.", "29.", "30.", "31.", "32.", "33.", "34.", "35.",
@@ -215,22 +215,9 @@ static const char dec_dot[256][4] = {
 	"252.", "253.", "254.", "255.",
 };
 
-/* the digits of 0..255, for lw_ipv4 */
-static const uint8_t dec_len[256] = {
+const uint8_t gd_dec_len[256] = {
 	[0 ... 9] = 1, [10 ... 99] = 2, [100 ... 255] = 3,
 };
-
-/* a.b.c.d at d (room for 16 bytes): each byte's digits and a dot in one
- * 4-byte copy from dec_dot, the next byte's copy over the spare bytes.
- * inet_ntop's text (tests/out compares them). */
-static char *lw_ipv4(char *d, const uint8_t *a)
-{
-	for (int i = 0; i < 4; i++) {
-		memcpy(d, dec_dot[a[i]], 4);
-		d += dec_len[a[i]] + 1;
-	}
-	return d - 1; /* not the last dot */
-}
 
 /* RFC 5952 as libvxgbp's vxgbp_addr_format writes it (and inet_ntop):
  * the longest run of two or more zero groups, the first on a tie, is
@@ -265,7 +252,8 @@ static char *lw_ipv6(char *d, const uint8_t *a)
 	return d;
 }
 
-char *lw_addr(char *p, const uint8_t *a, size_t len)
+/* IPv6, and '?' for anything neither IPv4 nor IPv6 (lw_addr's rest) */
+char *lw_addr_other(char *p, const uint8_t *a, size_t len)
 {
 	if (a && len == 4)
 		return lw_ipv4(p, a);
@@ -297,6 +285,33 @@ char *lw_mac(char *d, const uint8_t *mac)
 void out_mac(struct gd_out *o, const uint8_t *mac)
 {
 	out_commit(o, lw_mac(out_reserve(o, 18), mac));
+}
+
+char *lw_u32_long(char *p, uint32_t v)
+{
+	char *e, *q;
+
+	if (v < 1000000) { /* five or six digits: three pairs, the first maybe one digit */
+		uint32_t a = v / 10000, r = v % 10000;
+
+		if (a < 10)
+			*p++ = (char)('0' + a);
+		else
+			p = lw_mem(p, gd_digits2 + 2 * a, 2);
+		memcpy(p, gd_digits2 + 2 * (r / 100), 2);
+		memcpy(p + 2, gd_digits2 + 2 * (r % 100), 2);
+		return p + 4;
+	}
+	e = p + (v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10);
+	for (q = e; v >= 100; v /= 100) {
+		q -= 2;
+		memcpy(q, gd_digits2 + 2 * (v % 100), 2);
+	}
+	if (v >= 10)
+		memcpy(q - 2, gd_digits2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
 }
 
 char *lw_u64(char *p, uint64_t v)

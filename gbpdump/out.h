@@ -139,33 +139,35 @@ static inline char *lw_c(char *p, char c)
 	return p + 1;
 }
 
-static inline unsigned lw_declen(uint32_t v)
-{
-	if (v < 10000)
-		return v < 100 ? 1 + (v >= 10) : 3 + (v >= 1000);
-	if (v < 100000000)
-		return v < 1000000 ? 5 + (v >= 100000) : 7 + (v >= 10000000);
-	return 9 + (v >= 1000000000);
-}
+/* 10000 and above, at most 10 bytes (lw_u32's long case, out of line) */
+char *lw_u32_long(char *p, uint32_t v);
 
-/* Decimal, at most 10 bytes: the length first, then two digits a step
- * from the end straight into place (no scratch copy). */
+/* Decimal, at most 10 bytes.  Up to four digits (ports, lengths, most of
+ * a line's numbers) as at most two pairs from gd_digits2, no loop. */
 static inline char *lw_u32(char *p, uint32_t v)
 {
-	char *e = p + lw_declen(v), *q = e;
+	uint32_t hi, lo;
 
-	while (v >= 100) {
-		unsigned r = v % 100;
-
-		v /= 100;
-		q -= 2;
-		memcpy(q, gd_digits2 + 2 * r, 2);
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
 	}
-	if (v >= 10)
-		memcpy(q - 2, gd_digits2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return e;
+	if (v < 100) {
+		memcpy(p, gd_digits2 + 2 * v, 2);
+		return p + 2;
+	}
+	if (v >= 10000)
+		return lw_u32_long(p, v);
+	hi = v / 100;
+	lo = v % 100;
+	if (v < 1000) {
+		*p = (char)('0' + hi);
+		memcpy(p + 1, gd_digits2 + 2 * lo, 2);
+		return p + 3;
+	}
+	memcpy(p, gd_digits2 + 2 * hi, 2);
+	memcpy(p + 2, gd_digits2 + 2 * lo, 2);
+	return p + 4;
 }
 
 /* at most 20 bytes */
@@ -190,9 +192,29 @@ static inline char *lw_hex(char *p, uint32_t v)
 }
 
 /* out_addr's text: at most GD_ADDR_MAX bytes (an IPv4 one writes up to 16,
- * some of them spare) */
+ * some of them spare).  IPv4 inline: each byte's digits and a dot in one
+ * 4-byte copy from gd_dec_dot, the next byte's copy over the spare bytes. */
 #define GD_ADDR_MAX 48
-char *lw_addr(char *p, const uint8_t *a, size_t len);
+extern const char gd_dec_dot[256][4]; /* "0." .. "255." */
+extern const uint8_t gd_dec_len[256]; /* 1, 2 or 3 */
+char *lw_addr_other(char *p, const uint8_t *a, size_t len);
+
+static inline char *lw_ipv4(char *d, const uint8_t *a)
+{
+	for (int i = 0; i < 4; i++) {
+		memcpy(d, gd_dec_dot[a[i]], 4);
+		d += gd_dec_len[a[i]] + 1;
+	}
+	return d - 1; /* not the last dot */
+}
+
+static inline char *lw_addr(char *p, const uint8_t *a, size_t len)
+{
+	if (a && len == 4)
+		return lw_ipv4(p, a);
+	return lw_addr_other(p, a, len);
+}
+
 /* out_mac's text: 17 bytes, 18 written ("?" without a MAC) */
 char *lw_mac(char *p, const uint8_t *mac);
 

@@ -400,17 +400,16 @@ static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint
 	return d;
 }
 
-/* "IP a.p > b.q" for one level (tcpdump leaves out "IP " after a -e link
- * header, which names the ethertype), then ":" and the labels. */
-static void print_l3(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
-		     int verbose, int eflag)
+/* "IP a.p > b.q:" for one level (tcpdump leaves out "IP " after a -e link
+ * header, which names the ethertype): at most L3_MAX bytes, "IP6 ", the -v
+ * details, two endpoints, " > ", ":". */
+#define L3_MAX (4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4)
+static char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
 	size_t alen = l3->version == 6 ? 16 : 4;
 	int ports = l4->off >= 0 && (l4->proto == 6 || l4->proto == 17);
-	/* "IP6 ", the -v details, two endpoints, " > ", ":" */
-	char *d = out_reserve(o, 4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4);
 
 	if (!eflag)
 		d = l3->version == 6 ? LW_LIT(d, "IP6 ") : LW_LIT(d, "IP ");
@@ -420,8 +419,21 @@ static void print_l3(struct gd_out *o, const uint8_t *frame, const struct vxgbp_
 		d = lw_ip4_details(d, l3);
 	d = lw_endpoint(d, l3->src, alen, ports, l4->sport);
 	d = lw_endpoint(LW_LIT(d, " > "), l3->dst, alen, ports, l4->dport);
-	out_commit(o, lw_c(d, ':'));
-	labels_print_text(o, frame, l3, verbose);
+	return lw_c(d, ':');
+}
+
+static int has_labels(const struct vxgbp_l3 *l3)
+{
+	return l3->cipso_off >= 0 || l3->calipso_off >= 0;
+}
+
+/* lw_l3's text, then the labels (out of the line writer: unbounded). */
+static void print_l3(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls,
+		     int verbose, int eflag)
+{
+	out_commit(o, lw_l3(out_reserve(o, L3_MAX), ls, verbose, eflag));
+	if (has_labels(&ls->l3))
+		labels_print_text(o, frame, &ls->l3, verbose);
 }
 
 /* One level: "IP a.p > b.q: <l4>", or "ARP, ...", or "ethertype X" for a
@@ -936,11 +948,72 @@ static void print_link(struct gd_out *o, const struct gd_print *pp, const struct
 	}
 }
 
+/* The frame most captures are made of, whole and plain: an IP (v4 or v6)
+ * frame carrying one VXLAN(-GBP) header carrying an IP frame, no tunnel
+ * layer before it, no cooked header, no labels, no error, no -e nor -v.
+ * print_text_common writes it; any other frame takes the general path.
+ * Both write the same text (tests/golden): this is the general path's
+ * walk, unrolled for that frame. */
+static int is_common(const struct gd_print *pp, const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_l3 *out = &p->outer.l3, *in = &p->inner.l3;
+
+	return !pp->eflag && !pp->verbose && !p->has_cooked && !p->n_encap && !p->err &&
+	       (p->have & VXGBP_HAVE_L3) && (p->have & VXGBP_HAVE_VXLAN) &&
+	       p->vx_kind != VXGBP_VX_GPE && !p->n_nested && p->nsh_off < 0 &&
+	       out->off >= 0 && out->version && !has_labels(out) && in->off >= 0 &&
+	       in->version && !has_labels(in);
+}
+
+/* The most one piece of the common line takes: the time stamp, the two
+ * levels' addresses and the VXLAN header, or what follows a group's
+ * name. */
+#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
+
+/* The rest of the VXLAN header after the group's name, then the inner
+ * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */
+static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_hdr *h = &p->vx;
+
+	if (!vxgbp_hdr_has_gbp(h) && h->group)
+		d = lw_hexw(LW_LIT(d, " id-field 0x"), h->group, 4);
+	if (h->rsvd)
+		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
+	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
+	return lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0);
+}
+
+static void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+			      const struct vxgbp_pkt *p)
+{
+	const char *name = NULL;
+	char *d = out_reserve(o, COMMON_MAX);
+
+	if (pp->tmode != GD_TIME_NONE)
+		d = lw_time(d, pp, rec);
+	d = lw_vxlan(lw_l3(d, &p->outer, 0, 0), pp, &p->vx);
+	if (vxgbp_hdr_has_gbp(&p->vx))
+		name = vxgbp_groups_name(pp->groups, p->vx.group);
+	if (name) { /* a name of any length: out of the line writer */
+		out_commit(o, lw_c(d, ' '));
+		out_str(o, name);
+		d = out_reserve(o, COMMON_MAX);
+	}
+	out_commit(o, lw_common_inner(d, p));
+	print_findings(o, p->findings, 0);
+	out_putc(o, '\n');
+}
+
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
 	int vxlan = (p->have & VXGBP_HAVE_VXLAN) != 0;
 
+	if (is_common(pp, p)) {
+		print_text_common(o, pp, rec, p);
+		return;
+	}
 	print_time(o, pp, rec);
 	print_link(o, pp, rec, p);
 	if (!(p->have & VXGBP_HAVE_L3) && !(p->have & VXGBP_HAVE_L2)) {
