@@ -139,7 +139,7 @@ static inline char *lw_c(char *p, char c)
 	return p + 1;
 }
 
-/* 10000 and above, at most 10 bytes (lw_u32's long case, out of line) */
+/* 100000 and above, at most 10 bytes (lw_u32's long case, out of line) */
 char *lw_u32_long(char *p, uint32_t v);
 
 /* Decimal, at most 10 bytes.  Up to four digits (ports, lengths, most of
@@ -156,8 +156,17 @@ static inline char *lw_u32(char *p, uint32_t v)
 		memcpy(p, gd_digits2 + 2 * v, 2);
 		return p + 2;
 	}
-	if (v >= 10000)
-		return lw_u32_long(p, v);
+	if (v >= 10000) {
+		if (v >= 100000)
+			return lw_u32_long(p, v);
+		/* five digits (ports): one, then two pairs */
+		hi = v / 10000;
+		*p++ = (char)('0' + hi);
+		v -= hi * 10000;
+		memcpy(p, gd_digits2 + 2 * (v / 100), 2);
+		memcpy(p + 2, gd_digits2 + 2 * (v % 100), 2);
+		return p + 4;
+	}
 	hi = v / 100;
 	lo = v % 100;
 	if (v < 1000) {
@@ -172,6 +181,16 @@ static inline char *lw_u32(char *p, uint32_t v)
 
 /* at most 20 bytes */
 char *lw_u64(char *p, uint64_t v);
+
+extern const char gd_hex2[256][2]; /* "00" "01" ... "ff" */
+
+/* four lower-case hex digits, out_hex(v, 4) of a 16-bit value */
+static inline char *lw_hex4(char *p, uint16_t v)
+{
+	memcpy(p, gd_hex2[v >> 8], 2);
+	memcpy(p + 2, gd_hex2[v & 0xff], 2);
+	return p + 4;
+}
 
 /* lower-case hex of exactly n (1..8) digits: the low n nibbles of v */
 static inline char *lw_hexw(char *p, uint32_t v, unsigned n)

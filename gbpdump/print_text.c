@@ -588,7 +588,7 @@ static char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
 	d = lw_flags(LW_LIT(lw_u32(d, h->vni), " flags "), pp, h->flags);
 	if (gbp) {
 		d = lw_u32(LW_LIT(d, " group "), h->group);
-		d = lw_c(lw_hexw(LW_LIT(d, " (0x"), h->group, 4), ')');
+		d = lw_c(lw_hex4(LW_LIT(d, " (0x"), h->group), ')');
 	}
 	return d;
 }
@@ -614,7 +614,7 @@ static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgb
 	}
 	d = out_reserve(o, 32);
 	if (kind != VXGBP_VX_GPE && !vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hexw(LW_LIT(d, " id-field 0x"), h->group, 4);
+		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
 	if (h->rsvd)
 		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
 	out_commit(o, d);
@@ -977,7 +977,7 @@ static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
 	const struct vxgbp_hdr *h = &p->vx;
 
 	if (!vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hexw(LW_LIT(d, " id-field 0x"), h->group, 4);
+		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
 	if (h->rsvd)
 		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
 	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
