@@ -61,7 +61,11 @@ uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
 {
 	struct vxgbp_track_result tr;
 
-	memset(&tr, 0, sizeof(tr));
+	/* no findings yet; hit[] counts only up to n_hits (and the tracker
+	 * sets these three itself) */
+	tr.findings = 0;
+	tr.n_hits = 0;
+	tr.full = 0;
 	s->matched++;
 	if (s->trk)
 		vxgbp_track_frame(s->trk, p, rec->no, &tr);

@@ -154,7 +154,11 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 {
 	s->n = n;
 	s->cur = 0;
+	s->rd = s->first;
+	s->fc = s->first_fc;
 	s->base = 0;
+	if (s->progress && !s->progress->on)
+		s->progress = NULL; /* nothing to tick */
 	if (n < 2)
 		return 0;
 	if (!(s->more = calloc(n - 1, sizeof(*s->more)))) {
@@ -176,26 +180,28 @@ int inputs_linktype(const struct gd_inputs *s)
 }
 
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		int *stable, char *errbuf)
+		struct gd_win **win, char *errbuf)
 {
 	struct gd_inputs *s = ctx;
 
 	for (;;) {
-		struct gd_reader *rd = s->cur ? &s->more[s->cur - 1].rd : s->first;
-		int rr = reader_next(rd, rec, errbuf);
+		int rr = reader_next_quick(s->rd, rec, errbuf);
 
 		if (rr == 1) {
 			if (s->progress)
-				progress_tick(s->progress, rd);
+				progress_tick(s->progress, s->rd);
 			rec->no += s->base;
-			*cfg = s->cur ? &s->more[s->cur - 1].fc : s->first_fc;
-			*stable = reader_stable(rd);
+			*cfg = s->fc;
+			if (win)
+				*win = reader_win(s->rd);
 			return 1;
 		}
 		if (rr < 0 || s->cur + 1 >= s->n)
 			return rr;
-		s->base += rd->count;
+		s->base += s->rd->count;
 		s->cur++;
+		s->rd = &s->more[s->cur - 1].rd;
+		s->fc = &s->more[s->cur - 1].fc;
 	}
 }
 

@@ -37,6 +37,8 @@ struct gd_inputs {
 	const struct gd_frame_cfg *first_fc;
 	struct gd_input *more;       /* names[1..n-1] */
 	unsigned n, cur;             /* inputs; the one being read */
+	struct gd_reader *rd;        /* its reader and frame configuration */
+	const struct gd_frame_cfg *fc;
 	uint64_t base;               /* frames of the inputs before cur */
 	struct gd_progress *progress;
 };
@@ -49,15 +51,15 @@ int inputs_list(const char *const *args, unsigned nargs, char ***names, unsigned
 void inputs_list_free(char **names);
 
 /* Open names[1..n-1] after the first (its reader and frame configuration
- * are main.c's); filter: the BPF expression or NULL.  0, or -1 with errbuf;
+ * are main.c's: s->first, s->first_fc, s->progress set before); filter: the BPF expression or NULL.  0, or -1 with errbuf;
  * inputs_close() in any case. */
 int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
 		const char *filter, char *errbuf);
 /* The link type every input has, or -1 when they differ (-w writes one). */
 int inputs_linktype(const struct gd_inputs *s);
-/* The gd_par_src callback (parallel.h), for -j 1 as well. */
+/* The gd_par_src callback (parallel.h), for -j 1 as well (win: NULL). */
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		int *stable, char *errbuf);
+		struct gd_win **win, char *errbuf);
 void inputs_close(struct gd_inputs *s);
 
 #endif /* GBPDUMP_INPUTS_H */

@@ -810,8 +810,6 @@ static int run_open(struct run *r, struct opts *o)
 	o->live.flags = o->read_flags;
 	if (!o->iface && (rc = open_list(r, o)) != GO_ON)
 		return rc;
-	if (!o->iface && file_jobs(o) > 1) /* records stay put for the threads */
-		o->read_flags |= GD_READ_MAP_ALL;
 	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -917,7 +915,7 @@ static int run_loop(struct run *r, const struct opts *o)
 	const struct gd_frame_cfg *fc;
 	struct gd_rec rec;
 	unsigned jobs;
-	int rr, stable;
+	int rr;
 
 	if (o->iface) {
 		live_pcap = r->rd.pc;
@@ -934,7 +932,7 @@ static int run_loop(struct run *r, const struct opts *o)
 	}
 	if ((jobs = file_jobs(o)) > 1)
 		return run_jobs(r, jobs);
-	while ((rr = inputs_next(&r->ins, &rec, &fc, &stable, r->errbuf)) == 1) {
+	while ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) == 1) {
 		if (!one_frame(r, fc, &rec))
 			continue;
 		if (r->out->err || gd_frame_stop(&r->fs))

@@ -30,7 +30,7 @@ struct batch {
 	uint8_t *match;               /* stage 1 matched */
 	uint8_t *bytes;               /* the records' bytes (copied) */
 	size_t used, cap_bytes;       /* record bytes in the batch; room for copies */
-	int stable;                   /* the records point into a mapped file */
+	struct gd_win *win;           /* held: the records point into it, or NULL */
 	size_t n_state;               /* frames [0, n_state) went through stage 2 */
 	struct gd_out **blk;          /* stage 3's output: blocks [0, nused) */
 	size_t nblk, nused;
@@ -59,6 +59,8 @@ unsigned gd_par_cpus(void)
 
 static void batch_free(struct batch *b)
 {
+	if (b->win)
+		gd_win_drop(b->win);
 	free(b->recs);
 	free(b->pkts);
 	free(b->xf);
@@ -190,6 +192,9 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	/* the output token: out_seq stays b->seq */
 	if (!b->oom && !P->run->out->err)
 		batch_write(b, P->run->out);
+	if (b->win) /* printed: its records' window may go */
+		gd_win_drop(b->win);
+	b->win = NULL;
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
@@ -241,7 +246,7 @@ static struct batch *slot_get(struct par *P, uint64_t seq)
 	b->n = 0;
 	b->used = 0;
 	b->cfg = NULL;
-	b->stable = 0;
+	b->win = NULL;
 	return b;
 }
 
@@ -274,21 +279,23 @@ static int batch_room(struct batch *b, size_t n)
 	return 0;
 }
 
-/* rec into b (which has room): copied, or pointed at when stable. */
+/* rec into b (which has room): copied, or pointed at in its window win. */
 static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg,
-		      int stable)
+		      struct gd_win *win)
 {
 	struct gd_rec *d = &b->recs[b->n++];
 
 	*d = *rec;
-	if (!stable) {
+	if (win && !b->win)
+		gd_win_hold(win); /* until the batch is printed (batch_run()) */
+	if (!win) {
 		if (rec->caplen)
 			memcpy(b->bytes + b->used, rec->data, rec->caplen);
 		d->data = b->bytes + b->used;
 	}
 	b->used += rec->caplen;
 	b->cfg = cfg;
-	b->stable = stable;
+	b->win = win;
 }
 
 /* The reading thread: every record into batches, until the end, an error
@@ -299,22 +306,23 @@ static int read_all(struct par *P, const struct gd_par_src *src, char *errbuf)
 	struct gd_rec rec;
 	struct batch *b = slot_get(P, 0);
 	uint64_t seq = 0;
-	int rr, stable;
+	struct gd_win *win;
+	int rr;
 
-	while ((rr = src->next(src->ctx, &rec, &cfg, &stable, errbuf)) == 1) {
-		if (b->n && (b->n == b->cap_recs || cfg != b->cfg || stable != b->stable ||
+	while ((rr = src->next(src->ctx, &rec, &cfg, &win, errbuf)) == 1) {
+		if (b->n && (b->n == b->cap_recs || cfg != b->cfg || win != b->win ||
 			     b->used + rec.caplen > b->cap_bytes)) {
 			if (slot_put(P, b))
 				return 1;
 			b = slot_get(P, ++seq);
 		}
-		if (!b->n && !stable && batch_room(b, rec.caplen) < 0) {
+		if (!b->n && !win && batch_room(b, rec.caplen) < 0) {
 			snprintf(errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
 				 rec.caplen);
 			rr = -2;
 			break;
 		}
-		batch_add(b, &rec, cfg, stable);
+		batch_add(b, &rec, cfg, win);
 	}
 	if (b->n)
 		slot_put(P, b);

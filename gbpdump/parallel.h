@@ -39,12 +39,12 @@
 
 /* Where records come from, called on the reading thread only: 1 with rec
  * and the frame configuration of its input, 0 at the end, -1 on an error
- * (errbuf).  *stable: 1 when rec's bytes stay valid until the run ends (a
- * file mapped whole: the batch points at them, and drops their pages once
- * printed), 0 when only until the next call (they are copied). */
+ * (errbuf).  *win: the mapped window rec's bytes are in (the batch points
+ * at them and holds the window until it is printed), or NULL when they
+ * are valid only until the next call (they are copied). */
 struct gd_par_src {
 	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		    int *stable, char *errbuf);
+		    struct gd_win **win, char *errbuf);
 	void *ctx;
 };
 

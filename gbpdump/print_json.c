@@ -14,6 +14,14 @@
  * frame has them.  Every key has one JSON type; docs/json.md describes each
  * object and docs/gbpdump.schema.json is the schema tests/json checks every
  * line against.  Times are UTC with microseconds.
+ *
+ * The common parts of an object (its head, the levels, the VXLAN header)
+ * are written through a cursor: room for the part's longest form is made
+ * once (JW_ROOM), then every store is unchecked.  Constant text is one
+ * copy of a compile-time length; numbers, MAC and IPv4 addresses come
+ * from small tables.  Whatever may be longer (a group name, a CIPSO
+ * option, findings, tunnel layers, nested headers; all rare) closes the
+ * cursor and goes through out.h as before.
  */
 #include <string.h>
 #include <time.h>
@@ -24,8 +32,219 @@
 /* "k": for a literal k, one copy of known length */
 #define key(o, k) out_write((o), "\"" k "\":", sizeof("\"" k "\":") - 1)
 
-static void json_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
+/* ---- the cursor ---- */
+
+/* The longest part written through the cursor: a level with two VLAN ids,
+ * IPv6 addresses (45 characters at most) and every number at its widest is
+ * under 400 bytes; the VXLAN header's part under 300. */
+#define JW_ROOM 1024u
+
+/* Where the next part goes, with JW_ROOM bytes of room (flushed first when
+ * there is less: the bytes written are the same, only the write(2)s
+ * differ). */
+static char *jw_open(struct gd_out *o)
 {
+	if (GD_OUT_CAP - o->len < JW_ROOM)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+static void jw_close(struct gd_out *o, const char *d)
+{
+	o->len = (size_t)(d - o->buf);
+}
+
+/* a string literal s at d, d moved past it */
+#define PUT(d, s) (memcpy((d), (s), sizeof(s) - 1), (d) += sizeof(s) - 1)
+
+static const char dig2[] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The digits of v (past 32 bits: frame numbers of long runs, rare). */
+static unsigned dec_len(uint64_t v)
+{
+	unsigned n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* v in decimal at d, two digits a step from the end; returns the end. */
+static char *put_u64_long(char *d, uint64_t v)
+{
+	char *e = d + dec_len(v), *q = e;
+
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dig2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, dig2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
+/* 0..99 at d: one or two digits */
+static inline char *put_small(char *d, uint32_t v)
+{
+	if (v < 10) {
+		*d = (char)('0' + v);
+		return d + 1;
+	}
+	memcpy(d, dig2 + 2 * v, 2);
+	return d + 2;
+}
+
+/* v in decimal at d; returns the end.  The numbers of a frame are mostly
+ * below 10^6 (ports, VNIs, group ids, lengths, frame numbers): their
+ * digits in at most three table copies, no loop. */
+static char *put_u64(char *d, uint64_t v)
+{
+	uint32_t x = (uint32_t)v, r;
+
+	if (v >= 1000000)
+		return put_u64_long(d, v);
+	if (x < 100)
+		return put_small(d, x);
+	if (x < 10000) {
+		d = put_small(d, x / 100);
+		memcpy(d, dig2 + 2 * (x % 100), 2);
+		return d + 2;
+	}
+	r = x % 10000;
+	d = put_small(d, x / 10000);
+	memcpy(d, dig2 + 2 * (r / 100), 2);
+	memcpy(d + 2, dig2 + 2 * (r % 100), 2);
+	return d + 4;
+}
+
+/* A few words written as whole fragments of their own fixed size: one
+ * copy of FRAG bytes from the table, then the cursor moves by n. */
+#define FRAG 32
+struct frag {
+	char s[FRAG];
+	unsigned n; /* 0: not built (too long), write it the slow way */
+};
+
+/* Tables filled once before main (libvxgbp's flag table and verdict names
+ * are fixed; building them per frame was a loop of calls and strlen()s). */
+static char hex3[256][4];      /* "xx:" of each byte */
+static char dec4[256][4];      /* the digits of each byte, their count last */
+#define N_DROP 8
+static struct frag drop_frag[N_DROP]; /* "name" of vxgbp_drop_name(i) */
+#define N_GFLAG 8
+static struct gflag {
+	uint16_t mask;
+	struct frag t, f; /* ,"key":true and ,"key":false */
+} gflags[N_GFLAG];
+static unsigned n_gflags;
+static int gflags_ok; /* every flag fit in gflags[] */
+
+/* s at f.s, or f.n = 0 when it does not fit */
+static void frag_set(struct frag *f, const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+
+	f->n = 0;
+	if (la + lb + lc > FRAG)
+		return;
+	memcpy(f->s, a, la);
+	memcpy(f->s + la, b, lb);
+	memcpy(f->s + la + lb, c, lc);
+	f->n = (unsigned)(la + lb + lc);
+}
+
+__attribute__((constructor)) static void json_tables(void)
+{
+	static const char hx[] = "0123456789abcdef";
+	const struct vxgbp_flag_info *fi;
+
+	for (unsigned b = 0; b < 256; b++) {
+		char t[4];
+		unsigned n = 0;
+
+		hex3[b][0] = hx[b >> 4];
+		hex3[b][1] = hx[b & 0xf];
+		hex3[b][2] = ':';
+		if (b >= 100)
+			t[n++] = (char)('0' + b / 100);
+		if (b >= 10)
+			t[n++] = (char)('0' + b / 10 % 10);
+		t[n++] = (char)('0' + b % 10);
+		memcpy(dec4[b], t, n);
+		dec4[b][3] = (char)n;
+	}
+	for (unsigned i = 0; i < N_DROP; i++)
+		frag_set(&drop_frag[i], "\"", vxgbp_drop_name((enum vxgbp_drop)i), "\"");
+	gflags_ok = 1;
+	for (unsigned i = 0; (fi = vxgbp_flag_get(i)); i++) {
+		struct gflag *g = &gflags[n_gflags];
+
+		if (fi->needs != VXGBP_F_G || !(fi->set & VXGBP_FLAGSET_DRAFT))
+			continue;
+		if (n_gflags == N_GFLAG) {
+			gflags_ok = 0;
+			break;
+		}
+		g->mask = fi->mask;
+		frag_set(&g->t, ",\"", fi->key, "\":true");
+		frag_set(&g->f, ",\"", fi->key, "\":false");
+		gflags_ok &= g->t.n && g->f.n;
+		n_gflags++;
+	}
+}
+
+/* "aa:bb:cc:dd:ee:ff" (vxgbp_mac_format's text; "?" for none) */
+static char *put_mac(char *d, const uint8_t *m)
+{
+	if (!m) {
+		PUT(d, "\"?\"");
+		return d;
+	}
+	*d = '"';
+	for (int i = 0; i < 6; i++)
+		memcpy(d + 1 + 3 * i, hex3[m[i]], 4); /* the 4th byte: overwritten */
+	d[18] = '"';
+	return d + 19;
+}
+
+/* "a.b.c.d" (inet_ntop's text), or an IPv6 address (libvxgbp's RFC 5952
+ * formatter, straight into the room); "?" for none */
+static char *put_addr(char *d, const uint8_t *a, size_t len)
+{
+	int n;
+
+	*d++ = '"';
+	if (len == 4 && a) {
+		for (int i = 0; i < 4; i++) {
+			memcpy(d, dec4[a[i]], 4);
+			d += dec4[a[i]][3];
+			*d++ = '.';
+		}
+		d[-1] = '"';
+		return d;
+	}
+	if ((n = vxgbp_addr_format(d, 64, a, len)) > 0)
+		d += n;
+	else
+		*d++ = '?';
+	*d++ = '"';
+	return d;
+}
+
+/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ", UTC: the date formatted once a second */
+static char *put_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+{
+	uint32_t us = rec->nsec / 1000 % 1000000;
+	size_t n;
+
 	if (rec->sec != pp->utc_sec) {
 		time_t t = (time_t)rec->sec;
 		struct tm tm;
@@ -35,188 +254,183 @@ static void json_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec
 			strcpy(pp->utc_buf, "1970-01-01T00:00:00");
 		pp->utc_sec = rec->sec;
 	}
-	out_putc(o, '"');
-	out_str(o, pp->utc_buf);
-	out_putc(o, '.');
-	out_dec_pad(o, rec->nsec / 1000, 6);
-	out_str(o, "Z\"");
+	/* 'T' at 10: a four-character year, 19 characters in all */
+	n = pp->utc_buf[10] == 'T' ? 19 : strlen(pp->utc_buf);
+	*d++ = '"';
+	if (n == 19)
+		memcpy(d, pp->utc_buf, 19);
+	else
+		memcpy(d, pp->utc_buf, n);
+	d += n;
+	*d = '.';
+	memcpy(d + 1, dig2 + 2 * (us / 10000), 2);
+	memcpy(d + 3, dig2 + 2 * (us / 100 % 100), 2);
+	memcpy(d + 5, dig2 + 2 * (us % 100), 2);
+	memcpy(d + 7, "Z\"", 2);
+	return d + 9;
 }
 
-/* A string of our own or libvxgbp's tables (protocol, verdict and rule
- * names: letters, digits, '-', '.', '_'): quoted, nothing to escape, so
- * no scan for it. */
-static void json_word(struct gd_out *o, const char *s)
-{
-	out_putc(o, '"');
-	out_str(o, s);
-	out_putc(o, '"');
-}
+#define PF(s) { s, sizeof(s) - 1 }
+/* ,"proto_name":".." of the IP protocols gbpdump meets (IANA keywords,
+ * lower case; 58 keeps the "icmp6" it always had): beside the number,
+ * never instead of it. */
+static const struct frag proto_frags[] = {
+	PF(",\"proto_name\":\"icmp\""), PF(",\"proto_name\":\"igmp\""),
+	PF(",\"proto_name\":\"ipip\""), PF(",\"proto_name\":\"tcp\""),
+	PF(",\"proto_name\":\"udp\""),  PF(",\"proto_name\":\"ipv6\""),
+	PF(",\"proto_name\":\"gre\""),  PF(",\"proto_name\":\"esp\""),
+	PF(",\"proto_name\":\"ah\""),   PF(",\"proto_name\":\"icmp6\""),
+	PF(",\"proto_name\":\"sctp\""),
+};
 
-static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
-{
-	out_putc(o, '"');
-	out_addr(o, a, len);
-	out_putc(o, '"');
-}
-
-static void json_mac(struct gd_out *o, const uint8_t *m)
-{
-	out_putc(o, '"');
-	out_mac(o, m);
-	out_putc(o, '"');
-}
-
-/* The names of the IP protocols gbpdump meets (IANA keywords, lower case;
- * 58 keeps the "icmp6" it always had): printed as "proto_name" beside the
- * number, never instead of it. */
-static const char *proto_name(uint8_t p)
+static const struct frag *proto_frag(uint8_t p)
 {
 	switch (p) {
 	case 1:
-		return "icmp";
+		return &proto_frags[0];
 	case 2:
-		return "igmp";
+		return &proto_frags[1];
 	case 4:
-		return "ipip";
+		return &proto_frags[2];
 	case 6:
-		return "tcp";
+		return &proto_frags[3];
 	case 17:
-		return "udp";
+		return &proto_frags[4];
 	case 41:
-		return "ipv6";
+		return &proto_frags[5];
 	case 47:
-		return "gre";
+		return &proto_frags[6];
 	case 50:
-		return "esp";
+		return &proto_frags[7];
 	case 51:
-		return "ah";
+		return &proto_frags[8];
 	case 58:
-		return "icmp6";
+		return &proto_frags[9];
 	case 132:
-		return "sctp";
+		return &proto_frags[10];
 	default:
 		return NULL;
 	}
 }
 
 /* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N */
-static void json_l2(struct gd_out *o, const struct vxgbp_l2 *l2)
+static char *put_l2(char *d, const struct vxgbp_l2 *l2)
 {
 	if (l2->off >= 0 && l2->src) {
-		key(o, "smac");
-		json_mac(o, l2->src);
-		out_putc(o, ',');
-		key(o, "dmac");
-		json_mac(o, l2->dst);
+		PUT(d, "\"smac\":");
+		d = put_mac(d, l2->src);
+		PUT(d, ",\"dmac\":");
+		d = put_mac(d, l2->dst);
 		if (l2->n_vlan) {
-			out_putc(o, ',');
-			key(o, "vlan");
-			out_putc(o, '[');
-			for (unsigned i = 0; i < l2->n_vlan; i++) {
+			PUT(d, ",\"vlan\":[");
+			/* the parser keeps at most VXGBP_MAX_VLAN tags */
+			for (unsigned i = 0; i < l2->n_vlan && i < VXGBP_MAX_VLAN; i++) {
 				if (i)
-					out_putc(o, ',');
-				out_u64(o, l2->vlan_tci[i] & 0x0fff);
+					*d++ = ',';
+				d = put_u64(d, l2->vlan_tci[i] & 0x0fff);
 			}
-			out_putc(o, ']');
+			*d++ = ']';
 		}
-		out_putc(o, ',');
+		*d++ = ',';
 	}
-	key(o, "ethertype");
-	out_u64(o, l2->ethertype);
+	PUT(d, "\"ethertype\":");
+	return put_u64(d, l2->ethertype);
 }
 
 /* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":N[,"proto_name":..][,fragment][,"label":..] */
-static void json_ip(struct gd_out *o, const uint8_t *frame, const struct vxgbp_l3 *l3)
+static char *put_ip(struct gd_out *o, char *d, const uint8_t *frame, const struct vxgbp_l3 *l3)
 {
 	size_t alen = l3->version == 6 ? 16 : 4;
-	const char *pn;
+	const struct frag *pn;
 
-	out_putc(o, ',');
-	key(o, "ip");
-	out_u64(o, l3->version);
-	out_putc(o, ',');
-	key(o, "src");
-	json_addr(o, l3->src, alen);
-	out_putc(o, ',');
-	key(o, "dst");
-	json_addr(o, l3->dst, alen);
-	out_putc(o, ',');
-	key(o, "ttl");
-	out_u64(o, l3->ttl);
-	out_putc(o, ',');
-	key(o, "proto");
-	out_u64(o, l3->proto);
-	if ((pn = proto_name(l3->proto))) {
-		out_putc(o, ',');
-		key(o, "proto_name");
-		json_word(o, pn);
+	PUT(d, ",\"ip\":");
+	d = put_u64(d, l3->version);
+	PUT(d, ",\"src\":");
+	d = put_addr(d, l3->src, alen);
+	PUT(d, ",\"dst\":");
+	d = put_addr(d, l3->dst, alen);
+	PUT(d, ",\"ttl\":");
+	d = put_u64(d, l3->ttl);
+	PUT(d, ",\"proto\":");
+	d = put_u64(d, l3->proto);
+	if ((pn = proto_frag(l3->proto))) {
+		memcpy(d, pn->s, FRAG);
+		d += pn->n;
 	}
 	if (l3->more_frags || l3->frag_off) {
-		out_putc(o, ',');
-		key(o, "frag_off");
-		out_u64(o, l3->frag_off);
-		out_putc(o, ',');
-		key(o, "more_frags");
-		out_str(o, l3->more_frags ? "true" : "false");
+		PUT(d, ",\"frag_off\":");
+		d = put_u64(d, l3->frag_off);
+		if (l3->more_frags)
+			PUT(d, ",\"more_frags\":true");
+		else
+			PUT(d, ",\"more_frags\":false");
 	}
-	labels_print_json(o, frame, l3);
+	if (l3->cipso_off >= 0 || l3->calipso_off >= 0) { /* what labels.c prints */
+		jw_close(o, d);
+		labels_print_json(o, frame, l3);
+		d = jw_open(o);
+	}
+	return d;
 }
 
 /* ,"arp_op":N[,"src":..,"dst":..] */
-static void json_arp(struct gd_out *o, const struct vxgbp_l3 *l3)
+static char *put_arp(char *d, const struct vxgbp_l3 *l3)
 {
-	out_putc(o, ',');
-	key(o, "arp_op");
-	out_u64(o, l3->arp_op);
+	PUT(d, ",\"arp_op\":");
+	d = put_u64(d, l3->arp_op);
 	if (l3->arp_spa) {
-		out_putc(o, ',');
-		key(o, "src");
-		json_addr(o, l3->arp_spa, 4);
-		out_putc(o, ',');
-		key(o, "dst");
-		json_addr(o, l3->arp_tpa, 4);
+		PUT(d, ",\"src\":");
+		d = put_addr(d, l3->arp_spa, 4);
+		PUT(d, ",\"dst\":");
+		d = put_addr(d, l3->arp_tpa, 4);
 	}
+	return d;
 }
 
 /* ,"sport":..,"dport":..,"tcp_flags":.. or ,"icmp_type":..,"icmp_code":.. */
-static void json_l4(struct gd_out *o, const struct vxgbp_l4 *l4)
+static char *put_l4(char *d, const struct vxgbp_l4 *l4)
 {
 	if (l4->proto == 6 || l4->proto == 17) {
-		out_putc(o, ',');
-		key(o, "sport");
-		out_u64(o, l4->sport);
-		out_putc(o, ',');
-		key(o, "dport");
-		out_u64(o, l4->dport);
+		PUT(d, ",\"sport\":");
+		d = put_u64(d, l4->sport);
+		PUT(d, ",\"dport\":");
+		d = put_u64(d, l4->dport);
 	}
 	if (l4->proto == 6) {
-		out_putc(o, ',');
-		key(o, "tcp_flags");
-		out_u64(o, l4->tcp_flags);
+		PUT(d, ",\"tcp_flags\":");
+		d = put_u64(d, l4->tcp_flags);
 	} else if (l4->proto == 1 || l4->proto == 58) {
-		out_putc(o, ',');
-		key(o, "icmp_type");
-		out_u64(o, l4->icmp_type);
-		out_putc(o, ',');
-		key(o, "icmp_code");
-		out_u64(o, l4->icmp_code);
+		PUT(d, ",\"icmp_type\":");
+		d = put_u64(d, l4->icmp_type);
+		PUT(d, ",\"icmp_code\":");
+		d = put_u64(d, l4->icmp_code);
 	}
+	return d;
 }
 
-/* The members of one level (outer or inner), without braces. */
-static void json_level(struct gd_out *o, const uint8_t *frame, const struct vxgbp_layers *ls)
+/* {level} or null: one level (outer or inner) */
+static char *put_level(struct gd_out *o, char *d, int present, const uint8_t *frame,
+		       const struct vxgbp_layers *ls)
 {
-	json_l2(o, &ls->l2);
+	if (!present) {
+		PUT(d, "null");
+		return d;
+	}
+	*d++ = '{';
+	d = put_l2(d, &ls->l2);
 	if (ls->l3.off >= 0 && ls->l3.version)
-		json_ip(o, frame, &ls->l3);
+		d = put_ip(o, d, frame, &ls->l3);
 	else if (ls->l3.off >= 0)
-		json_arp(o, &ls->l3);
+		d = put_arp(d, &ls->l3);
 	if (ls->l4.off >= 0)
-		json_l4(o, &ls->l4);
+		d = put_l4(d, &ls->l4);
+	*d++ = '}';
+	return d;
 }
 
 /* ,"dont_learn":true,"policy_applied":false: the flags that mean something
- * only with G, named by libvxgbp's flag table. */
+ * only with G, named by libvxgbp's flag table (gflags[], or the table
+ * itself when a key did not fit there). */
 static void json_gbp_flags(struct gd_out *o, uint16_t flags)
 {
 	const struct vxgbp_flag_info *fi;
@@ -231,12 +445,94 @@ static void json_gbp_flags(struct gd_out *o, uint16_t flags)
 	}
 }
 
-static void json_verdict(struct gd_out *o, const struct vxgbp_hdr *h, unsigned dev)
+static char *put_gbp_flags(struct gd_out *o, char *d, uint16_t flags)
+{
+	if (!gflags_ok) {
+		jw_close(o, d);
+		json_gbp_flags(o, flags);
+		return jw_open(o);
+	}
+	for (unsigned i = 0; i < n_gflags; i++) {
+		const struct frag *f = (flags & gflags[i].mask) ? &gflags[i].t : &gflags[i].f;
+
+		memcpy(d, f->s, FRAG);
+		d += f->n;
+	}
+	return d;
+}
+
+/* The verdict of a Linux device (dev: its flags) on h, quoted. */
+static char *put_verdict(struct gd_out *o, char *d, const struct vxgbp_hdr *h, unsigned dev)
 {
 	struct vxgbp_verdict v;
 
 	vxgbp_verdict_linux(h, dev, &v);
-	json_word(o, v.accept ? "accept" : vxgbp_drop_name(v.why));
+	if (v.accept) {
+		PUT(d, "\"accept\"");
+	} else if ((unsigned)v.why < N_DROP && drop_frag[v.why].n) {
+		memcpy(d, drop_frag[v.why].s, FRAG);
+		d += drop_frag[v.why].n;
+	} else {
+		jw_close(o, d);
+		out_putc(o, '"');
+		out_str(o, vxgbp_drop_name(v.why));
+		out_putc(o, '"');
+		d = jw_open(o);
+	}
+	return d;
+}
+
+/* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
+ * verdicts. */
+static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+		       const struct vxgbp_hdr *h)
+{
+	const char *name;
+
+	PUT(d, "{\"kind\":\"vxlan\",\"flags\":");
+	d = put_u64(d, h->flags);
+	PUT(d, ",\"vni\":");
+	d = put_u64(d, h->vni);
+	if (vxgbp_hdr_has_gbp(h)) {
+		PUT(d, ",\"gbp\":{\"id\":");
+		d = put_u64(d, h->group);
+		d = put_gbp_flags(o, d, h->flags);
+		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
+			PUT(d, ",\"name\":");
+			jw_close(o, d);
+			out_json_str(o, name); /* the user's: escaped */
+			d = jw_open(o);
+		}
+		*d++ = '}';
+	} else {
+		PUT(d, ",\"gbp\":null");
+	}
+	PUT(d, ",\"mark\":");
+	d = put_u64(d, vxgbp_mark_from_hdr(h));
+	PUT(d, ",\"id_field\":");
+	d = put_u64(d, h->group);
+	PUT(d, ",\"reserved\":");
+	d = put_u64(d, h->rsvd);
+	PUT(d, ",\"linux\":{\"gbp\":");
+	d = put_verdict(o, d, h, VXGBP_DEV_GBP);
+	PUT(d, ",\"plain\":");
+	d = put_verdict(o, d, h, 0);
+	PUT(d, "}}");
+	return d;
+}
+
+static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
+{
+	out_putc(o, '"');
+	out_addr(o, a, len);
+	out_putc(o, '"');
+}
+
+static void json_mac(struct gd_out *o, const uint8_t *m)
+{
+	out_putc(o, '"');
+	out_mac(o, m);
+	out_putc(o, '"');
 }
 
 /* The rule ids of f, lowest rule first; *first: no id written yet. */
@@ -254,42 +550,6 @@ static void json_findings(struct gd_out *o, uint64_t f, int *first)
 		out_json_str(o, ri->id);
 		*first = 0;
 	}
-}
-
-/* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
- * verdicts. */
-static void json_vxlan(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h)
-{
-	const char *name;
-
-	out_str(o, "{\"kind\":\"vxlan\",\"flags\":");
-	out_u64(o, h->flags);
-	out_str(o, ",\"vni\":");
-	out_u64(o, h->vni);
-	out_str(o, ",\"gbp\":");
-	if (vxgbp_hdr_has_gbp(h)) {
-		out_str(o, "{\"id\":");
-		out_u64(o, h->group);
-		json_gbp_flags(o, h->flags);
-		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
-			out_str(o, ",\"name\":");
-			out_json_str(o, name);
-		}
-		out_putc(o, '}');
-	} else {
-		out_str(o, "null");
-	}
-	out_str(o, ",\"mark\":");
-	out_u64(o, vxgbp_mark_from_hdr(h));
-	out_str(o, ",\"id_field\":");
-	out_u64(o, h->group);
-	out_str(o, ",\"reserved\":");
-	out_u64(o, h->rsvd);
-	out_str(o, ",\"linux\":{\"gbp\":");
-	json_verdict(o, h, VXGBP_DEV_GBP);
-	out_str(o, ",\"plain\":");
-	json_verdict(o, h, 0);
-	out_str(o, "}}");
 }
 
 static void json_bool(struct gd_out *o, const char *k, int v)
@@ -332,27 +592,29 @@ static void json_gpe(struct gd_out *o, const struct vxgbp_hdr *h, int nsh_off)
 	out_putc(o, '}');
 }
 
+
+/* The "vxlan" object of a header of either kind (a nested one's too). */
 static void json_hdr(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h,
 		     unsigned kind, int nsh_off)
 {
-	if (kind == VXGBP_VX_GPE)
-		json_gpe(o, h, nsh_off);
-	else
-		json_vxlan(o, pp, h);
-}
+	char *d;
 
-/* ,"KEY":{level} or ,"KEY":null */
-static void json_opt_level(struct gd_out *o, const char *k, int present, const uint8_t *frame,
-			   const struct vxgbp_layers *ls)
-{
-	out_str(o, k);
-	if (!present) {
-		out_str(o, "null");
+	if (kind == VXGBP_VX_GPE) {
+		json_gpe(o, h, nsh_off);
 		return;
 	}
-	out_putc(o, '{');
-	json_level(o, frame, ls);
-	out_putc(o, '}');
+	d = jw_open(o);
+	jw_close(o, put_vxlan(o, d, pp, h));
+}
+
+/* ,"inner":{level} or ,"inner":null */
+static void json_inner(struct gd_out *o, int present, const uint8_t *frame,
+		       const struct vxgbp_layers *ls)
+{
+	char *d = jw_open(o);
+
+	PUT(d, ",\"inner\":");
+	jw_close(o, put_level(o, d, present, frame, ls));
 }
 
 /* "ip":4,"src":..,"dst":.., : the IP header that delivers a tunnel layer
@@ -469,9 +731,8 @@ static void json_nested_one(struct gd_out *o, const struct gd_print *pp, const u
 	out_putc(o, ',');
 	key(o, "vxlan");
 	json_hdr(o, pp, &n->vx, n->kind, -1);
-	json_opt_level(o, ",\"inner\":",
-		       (n->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, frame,
-		       &n->inner);
+	json_inner(o, (n->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, frame,
+		   &n->inner);
 	out_str(o, ",\"findings\":[");
 	json_findings(o, n->findings, &first);
 	out_str(o, "]}");
@@ -675,25 +936,41 @@ static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const stru
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
-	out_str(o, "{\"frame\":");
-	out_u64(o, rec->no);
-	out_str(o, ",\"time\":");
-	json_time(o, pp, rec);
-	out_str(o, ",\"len\":");
-	out_u64(o, rec->wirelen);
-	out_str(o, ",\"caplen\":");
-	out_u64(o, rec->caplen);
-	json_opt_level(o, ",\"outer\":", (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0,
-		       rec->data, &p->outer);
-	json_encap(o, p);
-	out_str(o, ",\"vxlan\":");
-	if (p->have & VXGBP_HAVE_VXLAN)
-		json_hdr(o, pp, &p->vx, p->vx_kind, p->nsh_off);
-	else
-		out_str(o, "null");
-	json_opt_level(o, ",\"inner\":",
-		       (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
-		       &p->inner);
+	char *d = jw_open(o);
+
+	PUT(d, "{\"frame\":");
+	d = put_u64(d, rec->no);
+	PUT(d, ",\"time\":");
+	d = put_time(d, pp, rec);
+	PUT(d, ",\"len\":");
+	d = put_u64(d, rec->wirelen);
+	PUT(d, ",\"caplen\":");
+	d = put_u64(d, rec->caplen);
+	PUT(d, ",\"outer\":");
+	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
+		      &p->outer);
+	jw_close(o, d);
+	json_encap(o, p); /* (only when there are any) */
+	d = jw_open(o);   /* the header's room */
+	PUT(d, ",\"vxlan\":");
+	if (!(p->have & VXGBP_HAVE_VXLAN)) {
+		PUT(d, "null");
+	} else if (p->vx_kind != VXGBP_VX_GPE) {
+		d = put_vxlan(o, d, pp, &p->vx);
+	} else {
+		jw_close(o, d);
+		json_gpe(o, &p->vx, p->nsh_off);
+		d = jw_open(o);
+	}
+	jw_close(o, d);
+	json_inner(o, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
+		   &p->inner);
+	if (!p->n_nested && !(p->findings | xf) && !p->err) { /* most frames */
+		d = jw_open(o);
+		PUT(d, ",\"findings\":[]}\n");
+		jw_close(o, d);
+		return;
+	}
 	json_nested(o, pp, rec->data, p);
 	json_verdicts(o, rec, p, xf);
 	out_str(o, "}\n");

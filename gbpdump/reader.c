@@ -40,6 +40,15 @@
 #endif
 #define CHUNK GD_READ_CHUNK
 #define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
+/* r->swapped of a file written in this host's byte order: its record
+ * headers can be loaded as they are (next_fast()). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NATIVE_SWAPPED 0
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NATIVE_SWAPPED 1
+#else
+#define NATIVE_SWAPPED -1 /* not known: next_slow() for every record */
+#endif
 #define PCAP_MAGIC_US 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
 
@@ -113,9 +122,10 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 #define MAP_FLAGS 0
 #endif
 
-/* What on_sigbus() says: the mapped file and the record being read. */
-static const char *volatile sigbus_name;
-static volatile uint64_t sigbus_frame, sigbus_off;
+/* What on_sigbus() says: the reader of the mapped file being read.  Its
+ * frame and offset are derived when the signal comes (the record after the
+ * last one read: the reader's position), not stored for every record. */
+static const struct gd_reader *volatile sigbus_rd;
 
 /* async-signal-safe: write(2) and digits by hand */
 static void put_str(const char *s)
@@ -140,6 +150,7 @@ static void put_u64(uint64_t v)
 static void on_sigbus(int sig)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
+	const volatile struct gd_reader *r = sigbus_rd;
 
 	(void)sig;
 	/* with -j several threads can touch the lost pages at once: one line,
@@ -148,43 +159,37 @@ static void on_sigbus(int sig)
 		for (;;)
 			pause();
 	put_str("gbpdump: ");
-	put_str(sigbus_name ? sigbus_name : "(input)");
+	put_str(r ? r->name : "(input)");
 	put_str(": frame ");
-	put_u64(sigbus_frame);
+	put_u64(r ? r->count + 1 : 0);
 	put_str(" at offset ");
-	put_u64(sigbus_off);
+	put_u64(r ? r->buf_off + r->pos : 0);
 	put_str(": the file shrank while it was being read (truncated by another program?)\n");
 	_exit(1);
 }
 
-static void unmap(struct gd_reader *r)
+void gd_win_hold(struct gd_win *w)
 {
-	if (r->map && r->map_len)
-		munmap(r->map, r->map_len);
-	r->map_len = 0;
+	atomic_fetch_add_explicit(&w->refs, 1, memory_order_relaxed);
 }
 
-/* GD_READ_MAP_ALL: the file is mapped whole.  1 when it grew past its
- * mapping (which is then kept as it is, for the records that point into
- * it, and the rest mapped anew); 0 at its end (eof); -1 (errbuf). */
-static int keep_map(struct gd_reader *r, uint64_t need, char *errbuf)
+/* The last holder unmaps it: exactly the mapping it was made with, once
+ * (advice on pages of a window already unmapped would hit whatever is
+ * mapped there now). */
+void gd_win_drop(struct gd_win *w)
 {
-	struct gd_map_old *v;
-	struct stat st;
+	if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	munmap(w->p, w->len);
+	free(w);
+}
 
-	if (r->fsize >= need || fstat(r->fd, &st) < 0 || (uint64_t)st.st_size <= r->fsize) {
-		r->eof = 1;
-		return 0;
-	}
-	if (!(v = realloc(r->old, (r->n_old + 1) * sizeof(*v)))) {
-		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
-		return -1;
-	}
-	r->old = v;
-	v[r->n_old].p = r->map;
-	v[r->n_old++].len = r->map_len;
-	r->map_len = 0; /* remap() maps the rest without unmapping this */
-	return 1;
+static void unmap(struct gd_reader *r)
+{
+	if (r->win)
+		gd_win_drop(r->win);
+	r->win = NULL;
+	r->map_len = 0;
 }
 
 static int remap(struct gd_reader *r, size_t want, char *errbuf)
@@ -195,38 +200,40 @@ static int remap(struct gd_reader *r, size_t want, char *errbuf)
 	uint64_t start = fat & ~(uint64_t)(r->page - 1);
 	size_t lead = (size_t)(fat - start), len;
 	struct stat st;
+	struct gd_win *w;
 	void *m;
 
-	if (r->map_all && r->map_len && keep_map(r, fat + want, errbuf) <= 0)
-		return r->eof ? 0 : -1; /* all of it is mapped: the end */
 	if (r->fsize < fat + want && fstat(r->fd, &st) == 0 && (uint64_t)st.st_size > r->fsize)
 		r->fsize = (uint64_t)st.st_size; /* it grew */
 	len = lead + (want > GD_MAP_WINDOW ? want : GD_MAP_WINDOW);
-	if (r->map_all && r->fsize > start + len)
-		len = (size_t)(r->fsize - start);
 	if (r->fsize < start + len)
 		len = r->fsize > start ? (size_t)(r->fsize - start) : 0;
 	unmap(r);
 	r->buf_off = at;
 	r->pos = 0;
+	r->map = (uint8_t *)none;
+	r->buf = (uint8_t *)none;
+	r->end = 0;
 	if (len <= lead) { /* nothing left to map */
-		r->map = (uint8_t *)none;
-		r->buf = (uint8_t *)none;
-		r->end = 0;
 		r->eof = 1;
 		return 0;
 	}
-	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | (r->map_all ? 0 : MAP_FLAGS), r->fd,
-		 (off_t)start);
+	if (!(w = malloc(sizeof(*w)))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
+		return -1;
+	}
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_FLAGS, r->fd, (off_t)start);
 	if (m == MAP_FAILED) {
-		r->map = (uint8_t *)none;
-		r->buf = (uint8_t *)none;
-		r->end = 0;
+		free(w);
 		snprintf(errbuf, GD_ERRBUF, "%s: cannot map offset %llu: %s", r->name,
 			 (unsigned long long)at, strerror(errno));
 		return -1;
 	}
 	madvise(m, len, MADV_SEQUENTIAL);
+	w->p = m;
+	w->len = len;
+	atomic_init(&w->refs, 1); /* the reader's; batches add theirs (gbpdump -j) */
+	r->win = w;
 	r->map = m;
 	r->map_len = len;
 	r->buf = r->map + lead;
@@ -264,7 +271,7 @@ static int map_open(struct gd_reader *r, const struct stat *st)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigbus;
 	sigemptyset(&sa.sa_mask);
-	sigbus_name = r->name;
+	sigbus_rd = r;
 	sigaction(SIGBUS, &sa, NULL);
 	return 0;
 }
@@ -390,7 +397,6 @@ static int open_input(struct gd_reader *r, const char *path, unsigned flags, cha
 	memset(r, 0, sizeof(*r));
 	r->name = path;
 	r->fd = -1;
-	r->map_all = !!(flags & GD_READ_MAP_ALL);
 	if (!strcmp(path, "-")) {
 		r->fd = 0;
 		r->name = "(stdin)";
@@ -503,10 +509,8 @@ static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
 		if (fill(r, want, errbuf) < 0)
 			return PCAPNG_ERROR;
 		off = r->buf_off + r->pos;
-		if (r->map) {
-			sigbus_frame = r->count + 1;
-			sigbus_off = off;
-		}
+		if (r->map)
+			sigbus_rd = r;
 		rc = pcapng_next(&r->ngs, r->buf + r->pos, r->end - r->pos, r->eof, nr, &want,
 				 err);
 	} while (rc == PCAPNG_NEED && want > r->end - r->pos);
@@ -717,7 +721,10 @@ int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf)
 	return 0;
 }
 
-static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+/* Any classic pcap record, whatever its byte order, format version or
+ * length: the first of each reader, those at a window's end, cut ones and
+ * the bad ones with their errors.  next_fast() takes the rest. */
+static int next_slow(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	const uint8_t *h;
 	uint32_t caplen, wirelen, frac;
@@ -737,10 +744,11 @@ static int next_fast(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 		r->pos = r->end;
 		return -1;
 	}
-	if (r->map) {
-		sigbus_frame = r->count + 1;
-		sigbus_off = off;
-	}
+	if (r->map)
+		sigbus_rd = r; /* this reader is the one being read now */
+	/* the next records may take next_fast(): those of the common format */
+	r->plain = r->swapped == NATIVE_SWAPPED && !r->len_swap && r->snaplen <= r->maxcap &&
+		   r->maxcap <= MAX_RECORD;
 	h = r->buf + r->pos;
 	caplen = rd32(h + 8, r->swapped);
 	wirelen = rd32(h + 12, r->swapped);
@@ -846,7 +854,7 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 		return next_live(r, rec, errbuf);
 	if (r->ng)
 		return next_ng(r, rec, errbuf);
-	return r->fast ? next_fast(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
+	return r->fast ? next_slow(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
 }
 
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)
@@ -870,13 +878,12 @@ void reader_close(struct gd_reader *r)
 		pcap_close(r->pc);
 	if (r->fp)
 		fclose(r->fp);
+	if (sigbus_rd == r)
+		sigbus_rd = NULL;
 	if (r->map)
 		unmap(r);
 	else
 		free(r->buf);
-	for (unsigned i = 0; i < r->n_old; i++)
-		munmap(r->old[i].p, r->old[i].len);
-	free(r->old);
 	gd_src_fini(&r->src);
 	if (r->fd > 2)
 		close(r->fd);

@@ -16,8 +16,10 @@
 #define GBPDUMP_READER_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <pcap/pcap.h>
 
@@ -56,9 +58,8 @@ struct gd_reader {
 	size_t map_len, page;
 	uint64_t map_base;  /* file offset where the capture starts */
 	uint64_t fsize;     /* file size as last seen */
-	int map_all;        /* GD_READ_MAP_ALL */
-	struct gd_map_old { void *p; size_t len; } *old; /* map_all: mappings */
-	unsigned n_old;     /* kept when the file grew (records point into them) */
+	struct gd_win *win; /* the window's holder object (NULL: none mapped) */
+	int plain;          /* next_fast() may take the next record (reader.c) */
 	int eof;
 	uint64_t count;
 	struct gd_src src;  /* read(2) or a decompressor (not when mapped) */
@@ -75,16 +76,29 @@ struct gd_reader {
 };
 
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
-/* A regular file mapped whole, once, not in windows (gbpdump -j: records
- * stay where they are until reader_close(); see reader_stable()).  The
- * size at open is the size read. */
-#define GD_READ_MAP_ALL 0x2
 
-/* 1 when the records reader_next() gives stay valid until reader_close()
- * (GD_READ_MAP_ALL and the file is mapped: not compressed, not libpcap). */
-static inline int reader_stable(const struct gd_reader *r)
+/*
+ * A mapped window of a regular file.  The reader holds it while it reads
+ * in it; gbpdump -j's batches hold the window their records point into
+ * until the batch is printed, so a record stays valid after the reader
+ * moved on, and the window is unmapped when its last holder drops it:
+ * memory stays flat with the file's size at any -j.
+ */
+struct gd_win {
+	void *p;
+	size_t len;
+	atomic_uint refs;
+};
+
+void gd_win_hold(struct gd_win *w);
+void gd_win_drop(struct gd_win *w); /* the last one unmaps it */
+
+/* The window the last record reader_next() gave points into, or NULL when
+ * its bytes are valid only until the next call (read(2), decompressed,
+ * libpcap, live). */
+static inline struct gd_win *reader_win(const struct gd_reader *r)
 {
-	return r->map_all && r->map && r->fast;
+	return r->fast && r->map ? r->win : NULL;
 }
 
 /* r->linktype is the file's LINKTYPE_ value (what libvxgbp and -w use);
@@ -101,6 +115,40 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
 /* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
+
+/*
+ * reader_next() with the common record inline: a classic pcap record in
+ * this host's byte order and the current format (r->plain, which the
+ * reader sets after the first record), no longer than the snap length (at
+ * most what the link type allows: no cut, no error) and whole in the
+ * buffer.  One 16-byte load and no call; reader_next() decides the rest
+ * (window ends, cut records, errors, other formats), with the same result.
+ */
+static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	size_t avail = r->end - r->pos;
+	const uint8_t *h = r->buf + r->pos;
+	uint32_t hd[4]; /* ts_sec, ts_frac, caplen, len */
+	uint32_t frac;
+
+	if (!r->plain || avail < 16)
+		return reader_next(r, rec, errbuf);
+	memcpy(hd, h, sizeof(hd));
+	if (hd[2] > r->snaplen || hd[2] > avail - 16)
+		return reader_next(r, rec, errbuf);
+	rec->no = ++r->count;
+	rec->sec = hd[0];
+	frac = hd[1];
+	if (!r->nsec_res)
+		frac = frac < 1000000 ? frac * 1000 : 999999999;
+	rec->nsec = frac < 1000000000 ? frac : 999999999;
+	rec->caplen = hd[2];
+	rec->wirelen = hd[3] < hd[2] ? hd[2] : hd[3];
+	rec->data = h + 16;
+	rec->off = r->buf_off + r->pos;
+	r->pos += 16 + (size_t)hd[2];
+	return 1;
+}
 /* Progress: where reading is in the input file (compressed bytes consumed
  * when it is compressed) and the file's size (0 when unknown). */
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total);

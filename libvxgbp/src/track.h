@@ -130,11 +130,14 @@ static inline struct trk_slot *trk_tab_find(const struct trk_tab *t, const uint6
 					    unsigned nw, uint64_t h)
 {
 	size_t i;
+	uint64_t w0;
 
 	if (!t->cap)
 		return NULL;
-	for (i = h & (t->cap - 1); t->s[i].k[0]; i = (i + 1) & (t->cap - 1))
-		if (trk_key_eq(t->s[i].k, k, nw))
+	/* word 0 (VNI, group or ports) first: the slots a probe passes
+	 * seldom share it, and one compare rejects them */
+	for (i = h & (t->cap - 1); (w0 = t->s[i].k[0]); i = (i + 1) & (t->cap - 1))
+		if (w0 == k[0] && trk_key_eq(t->s[i].k, k, nw))
 			return &t->s[i];
 	return NULL;
 }
@@ -146,18 +149,33 @@ struct trk_slot *vxgbpi_tab_insert(struct trk_mem *m, struct trk_tab *t, const u
 
 /* The slot of k, inserted when new (*is_new says which); NULL when it is
  * new and found no room.  Consecutive frames of one flow find it without
- * probing. */
+ * probing.  A new key goes into the free slot that ended the probe (the
+ * one vxgbpi_tab_insert would find again) unless the table must grow. */
 static inline struct trk_slot *trk_tab_get(struct trk_mem *m, struct trk_tab *t,
 					   const uint64_t *k, unsigned nw, uint64_t h,
 					   int *is_new)
 {
-	struct trk_slot *s;
+	struct trk_slot *s = t->last;
+	size_t i;
+	uint64_t w0;
 
 	*is_new = 0;
-	if (t->last && trk_key_eq(t->last->k, k, nw))
-		return t->last;
-	if ((s = trk_tab_find(t, k, nw, h)))
-		return t->last = s;
+	if (s && s->k[0] == k[0] && trk_key_eq(s->k, k, nw))
+		return s;
+	if (!t->cap)
+		goto grow;
+	for (i = h & (t->cap - 1); (w0 = t->s[i].k[0]); i = (i + 1) & (t->cap - 1))
+		if (w0 == k[0] && trk_key_eq(t->s[i].k, k, nw))
+			return t->last = &t->s[i];
+	if ((t->n + 1) * 4 > t->cap * 3)
+		goto grow;
+	s = &t->s[i];
+	for (unsigned j = 0; j < nw; j++)
+		s->k[j] = k[j];
+	t->n++;
+	*is_new = 1;
+	return t->last = s;
+grow:
 	if ((s = vxgbpi_tab_insert(m, t, k, h)))
 		*is_new = 1;
 	return s;

@@ -200,15 +200,64 @@ static uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
 	return es->v.ep.mgroup & ~TRK_LEARNED;
 }
 
-int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n)
+/* One pair's cell into the rows out[0, *w), merged with the row of the
+ * same (src, dst) that idx (open addressing, mask + 1 entries: row + 1,
+ * 0 free) finds, else appended. */
+static void cell_add(struct vxgbp_track_cell *out, size_t *w, uint32_t *idx, size_t mask,
+		     uint32_t src, uint32_t dst, const struct trk_slot *ps)
 {
-	struct trk_state *st = flushed(t);
+	uint64_t key = (uint64_t)src << 32 | dst;
+	size_t i = (size_t)(((key * 0x9e3779b97f4a7c15ull) >> 32) & mask);
+
+	for (; idx[i]; i = (i + 1) & mask) {
+		struct vxgbp_track_cell *c = &out[idx[i] - 1];
+
+		if (c->src == src && c->dst == dst) {
+			c->frames += ps->v.cnt.frames;
+			c->bytes += ps->v.cnt.bytes;
+			return;
+		}
+	}
+	out[*w].src = src;
+	out[*w].dst = dst;
+	out[*w].frames = ps->v.cnt.frames;
+	out[*w].bytes = ps->v.cnt.bytes;
+	idx[i] = (uint32_t)++*w;
+}
+
+/* The matrix merged while the pairs are read (a diverse capture has some
+ * 20 pairs a cell: sorting the pairs cost more than the rest of the run's
+ * tracker), then only its rows sorted.  Sums do not depend on the order
+ * of the pairs, so it is the same matrix the sort-and-merge gives.  -1:
+ * no room for the index. */
+static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
+{
+	size_t cap = TRK_TAB_MIN, size, w = 0;
+	uint32_t *idx;
+
+	while (cap < 2 * st->pairs.n)
+		cap *= 2;
+	size = cap * sizeof(*idx);
+	if (!(idx = vxgbpi_mem_get(&st->mem, size)))
+		return -1;
+	for (size_t i = 0; i < st->pairs.cap; i++) {
+		const struct trk_slot *ps = &st->pairs.s[i];
+
+		if (ps->k[0])
+			cell_add(out, &w, idx, cap - 1,
+				 (uint32_t)((ps->k[0] & ~TRK_USED) >> 32), pair_dst(st, ps), ps);
+	}
+	vxgbpi_mem_put(&st->mem, idx, size);
+	TRK_SORT(out, w, cell_cmp);
+	return (int)w;
+}
+
+/* Without room for matrix_hashed's index: every pair, sorted, then the
+ * equal cells merged. */
+static int matrix_sorted(const struct trk_state *st, struct vxgbp_track_cell *out)
+{
 	size_t m = 0, w = 0;
 
-	if (!st)
-		return VXGBP_E_INVAL;
-	if (n < st->pairs.n || st->pairs.n > INT32_MAX)
-		return VXGBP_E_NOSPACE;
 	for (size_t i = 0; i < st->pairs.cap; i++) {
 		const struct trk_slot *ps = &st->pairs.s[i];
 
@@ -230,4 +279,20 @@ int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out
 		}
 	}
 	return (int)w;
+}
+
+int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n)
+{
+	struct trk_state *st = flushed(t);
+	int w;
+
+	if (!st)
+		return VXGBP_E_INVAL;
+	if (n < st->pairs.n || st->pairs.n > INT32_MAX)
+		return VXGBP_E_NOSPACE;
+	if (!st->pairs.n)
+		return 0;
+	if ((w = matrix_hashed(st, out)) >= 0)
+		return w;
+	return matrix_sorted(st, out);
 }

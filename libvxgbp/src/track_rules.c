@@ -38,27 +38,37 @@ static inline uint64_t fold(uint64_t a, uint64_t b)
 	return (uint64_t)m ^ (uint64_t)(m >> 64);
 }
 
+/* 8 bytes at b, in host order (as memcpy to a uint64_t always did) */
+static inline uint64_t ld64(const uint8_t *b)
+{
+	uint64_t w;
+
+	memcpy(&w, b, 8);
+	return w;
+}
+
 /* 64-bit hash of n bytes: four independent lanes of 16 bytes each (the
  * multiplies of one lane wait for each other, four lanes run side by
  * side), then 16 bytes at a time, the tail and the length. */
 static uint64_t hash_bytes(uint64_t h, const uint8_t *b, size_t n)
 {
-	uint64_t l[4] = { h ^ K0, h ^ K1, h ^ K2, h ^ K3 }, w[8] = { 0 };
+	uint64_t l[4] = { h ^ K0, h ^ K1, h ^ K2, h ^ K3 }, w[2];
 	size_t i = 0;
 
+	/* words loaded straight into the xors (a copy to w[] first cost a
+	 * store and a reload of every word) */
 	for (; i + 64 <= n; i += 64) {
-		memcpy(w, b + i, 64);
-		l[0] = fold(w[0] ^ K0, w[1] ^ l[0]);
-		l[1] = fold(w[2] ^ K1, w[3] ^ l[1]);
-		l[2] = fold(w[4] ^ K2, w[5] ^ l[2]);
-		l[3] = fold(w[6] ^ K3, w[7] ^ l[3]);
+		const uint8_t *q = b + i;
+
+		l[0] = fold(ld64(q) ^ K0, ld64(q + 8) ^ l[0]);
+		l[1] = fold(ld64(q + 16) ^ K1, ld64(q + 24) ^ l[1]);
+		l[2] = fold(ld64(q + 32) ^ K2, ld64(q + 40) ^ l[2]);
+		l[3] = fold(ld64(q + 48) ^ K3, ld64(q + 56) ^ l[3]);
 	}
 	/* the pairs must differ, or short inputs (l[] all h) cancel out */
 	h = fold(l[0] ^ K2, l[1] ^ K3) ^ fold(l[2] ^ K1, l[3] ^ K0);
-	for (; i + 16 <= n; i += 16) {
-		memcpy(w, b + i, 16);
-		h = fold(w[0] ^ K0, w[1] ^ h);
-	}
+	for (; i + 16 <= n; i += 16)
+		h = fold(ld64(b + i) ^ K0, ld64(b + i + 8) ^ h);
 	w[0] = w[1] = 0;
 	memcpy(w, b + i, n - i);
 	h = fold(w[0] ^ K1, w[1] ^ h ^ ((uint64_t)n << 32));
