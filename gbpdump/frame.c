@@ -73,14 +73,13 @@ uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
 		check_frame(s->chk, rec, p, &tr);
 	if (s->rep)
 		report_frame(s->rep, rec, p, s->chk);
-	if (s->wr)
+	if (s->wr) {
 		writer_add(s->wr, rec);
+		s->stop |= s->wr->failed != 0;
+	}
+	if (s->count && s->matched >= s->count)
+		s->stop = 1;
 	return tr.findings;
-}
-
-int gd_frame_stop(const struct gd_frame_state *s)
-{
-	return (s->wr && s->wr->failed) || (s->count && s->matched >= s->count);
 }
 
 void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp, struct gd_out *o,

@@ -68,6 +68,7 @@ struct gd_frame_state {
 	struct gd_writer *wr;           /* -w */
 	unsigned long long matched;     /* frames that passed stage 1 */
 	unsigned long long count;       /* -c N, 0: no limit */
+	int stop;                       /* gd_frame_stop() (set by stage 2) */
 };
 
 /* Stage 1: 1 when the frame matched (p is then its parse), 0 when not. */
@@ -78,8 +79,12 @@ int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
 			const struct vxgbp_pkt *p);
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
- * the frames after this one get no stage 2 or 3. */
-int gd_frame_stop(const struct gd_frame_state *s);
+ * the frames after this one get no stage 2 or 3.  Inline: it is asked
+ * after every frame. */
+static inline int gd_frame_stop(const struct gd_frame_state *s)
+{
+	return s->stop;
+}
 /* Stage 3 for a frame stage 2 saw. */
 void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp, struct gd_out *o,
 		   const struct gd_rec *rec, const struct vxgbp_pkt *p, uint64_t xf);

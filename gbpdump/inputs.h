@@ -51,8 +51,9 @@ int inputs_list(const char *const *args, unsigned nargs, char ***names, unsigned
 void inputs_list_free(char **names);
 
 /* Open names[1..n-1] after the first (its reader and frame configuration
- * are main.c's: s->first, s->first_fc, s->progress set before); filter: the BPF expression or NULL.  0, or -1 with errbuf;
- * inputs_close() in any case. */
+ * are main.c's: s->first, s->first_fc and s->progress are set before);
+ * filter: the BPF expression or NULL.  0, or -1 with errbuf; inputs_close()
+ * in any case. */
 int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
 		const char *filter, char *errbuf);
 /* The link type every input has, or -1 when they differ (-w writes one). */

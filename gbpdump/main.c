@@ -886,7 +886,8 @@ static int one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct 
 	if (!gd_frame_parse(fc, rec, &r->pkt))
 		return 0;
 	xf = gd_frame_state(&r->fs, rec, &r->pkt);
-	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
+	if (fc->emit != GD_EMIT_NONE) /* --stats, --check, -w: no call */
+		gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
 	return 1;
 }
 

@@ -17,11 +17,8 @@
  * write anything itself before its turn. */
 #define STAGE_ROOM (64u * 1024)
 
-enum slot_state { SLOT_FREE, SLOT_FILLED };
-
 struct batch {
 	uint64_t seq;                 /* which batch of the run */
-	enum slot_state state;
 	const struct gd_frame_cfg *cfg;
 	size_t n, cap_recs;
 	struct gd_rec *recs;
@@ -37,14 +34,30 @@ struct batch {
 	int oom;                      /* stage 3 ran out of memory */
 };
 
+/* A record read that did not fit the batch being filled: the next one's
+ * first (its bytes stay valid: the source was not called since). */
+struct pend {
+	struct gd_rec rec;
+	const struct gd_frame_cfg *cfg;
+	struct gd_win *win;
+	int have;
+};
+
 struct par {
 	struct gd_par_run *run;
+	/* reading: one worker at a time walks the source (rmu) */
+	pthread_mutex_t rmu;
+	const struct gd_par_src *src;
+	char *errbuf;                 /* the source's message (rr < 0) */
+	size_t chunk;                 /* record bytes per batch */
+	struct pend pend;
+	uint64_t nread;               /* batches read */
+	int rr;                       /* the source's last return (1: more) */
+	/* the tokens (mu) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct batch *slots;
-	unsigned nslots;
-	uint64_t filled, claimed, state_seq, out_seq;
-	int done, stopped, oom;
+	uint64_t state_seq, out_seq;
+	int stopped, oom;
 };
 
 unsigned gd_par_cpus(void)
@@ -199,69 +212,9 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
 		P->stopped = 1;
-	b->state = SLOT_FREE;
 	P->out_seq++;
 	pthread_cond_broadcast(&P->cv);
 	pthread_mutex_unlock(&P->mu);
-}
-
-struct worker {
-	struct par *P;
-	pthread_t tid;
-	struct gd_print pp;
-};
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct par *P = w->P;
-
-	for (;;) {
-		struct batch *b;
-
-		pthread_mutex_lock(&P->mu);
-		while (P->claimed == P->filled && !P->done)
-			pthread_cond_wait(&P->cv, &P->mu);
-		if (P->claimed == P->filled) {
-			pthread_mutex_unlock(&P->mu);
-			return NULL;
-		}
-		b = &P->slots[P->claimed % P->nslots];
-		P->claimed++;
-		pthread_mutex_unlock(&P->mu);
-		batch_run(P, b, &w->pp);
-	}
-}
-
-/* The next free slot for batch seq, emptied (P->mu not held). */
-static struct batch *slot_get(struct par *P, uint64_t seq)
-{
-	struct batch *b = &P->slots[seq % P->nslots];
-
-	pthread_mutex_lock(&P->mu);
-	while (b->state != SLOT_FREE)
-		pthread_cond_wait(&P->cv, &P->mu);
-	pthread_mutex_unlock(&P->mu);
-	b->seq = seq;
-	b->n = 0;
-	b->used = 0;
-	b->cfg = NULL;
-	b->win = NULL;
-	return b;
-}
-
-/* Hand a filled batch to the workers.  Returns 1 when the run stopped. */
-static int slot_put(struct par *P, struct batch *b)
-{
-	int stopped;
-
-	pthread_mutex_lock(&P->mu);
-	b->state = SLOT_FILLED;
-	P->filled++;
-	stopped = P->stopped;
-	pthread_cond_broadcast(&P->cv);
-	pthread_mutex_unlock(&P->mu);
-	return stopped;
 }
 
 /* Room for a record of n bytes in an empty batch: its buffer grows for a
@@ -298,35 +251,78 @@ static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd
 	b->win = win;
 }
 
-/* The reading thread: every record into batches, until the end, an error
- * or a stop.  Returns what gd_par_run() returns. */
-static int read_all(struct par *P, const struct gd_par_src *src, char *errbuf)
+/* Does rec (of input cfg, in window win) go into b, or start the next? */
+static int batch_fits(const struct batch *b, size_t chunk, const struct gd_rec *rec,
+		      const struct gd_frame_cfg *cfg, const struct gd_win *win)
 {
-	const struct gd_frame_cfg *cfg;
-	struct gd_rec rec;
-	struct batch *b = slot_get(P, 0);
-	uint64_t seq = 0;
-	struct gd_win *win;
-	int rr;
+	return !b->n || (b->n < b->cap_recs && cfg == b->cfg && win == b->win &&
+			 b->used + rec->caplen <= chunk);
+}
 
-	while ((rr = src->next(src->ctx, &rec, &cfg, &win, errbuf)) == 1) {
-		if (b->n && (b->n == b->cap_recs || cfg != b->cfg || win != b->win ||
-			     b->used + rec.caplen > b->cap_bytes)) {
-			if (slot_put(P, b))
-				return 1;
-			b = slot_get(P, ++seq);
-		}
-		if (!b->n && !win && batch_room(b, rec.caplen) < 0) {
-			snprintf(errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
-				 rec.caplen);
-			rr = -2;
-			break;
-		}
-		batch_add(b, &rec, cfg, win);
+/* One more record into b: 1 added, 0 the batch is full (the record waits
+ * in P->pend), -1 the source ended (P->rr: 0, -1, or -2 out of memory). */
+static int read_one(struct par *P, struct batch *b)
+{
+	struct pend *q = &P->pend;
+
+	if (!q->have) {
+		if ((P->rr = P->src->next(P->src->ctx, &q->rec, &q->cfg, &q->win,
+					  P->errbuf)) != 1)
+			return -1;
+		q->have = 1;
 	}
+	if (!batch_fits(b, P->chunk, &q->rec, q->cfg, q->win))
+		return 0;
+	if (!b->n && !q->win && batch_room(b, q->rec.caplen) < 0) {
+		snprintf(P->errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
+			 q->rec.caplen);
+		P->rr = -2;
+		return -1;
+	}
+	batch_add(b, &q->rec, q->cfg, q->win);
+	q->have = 0;
+	return 1;
+}
+
+/* The next batch of the run into b, read by this worker: the source is
+ * walked by one worker at a time, so the records and errors are those of
+ * one thread; the others parse, count and print meanwhile, and the walk
+ * leaves the batch's records in this worker's cache for stage 1.  0 with
+ * b->n records, or -1: no more (the end, an error, or the run stopped). */
+static int batch_read(struct par *P, struct batch *b)
+{
+	int stopped;
+
+	b->n = 0;
+	b->used = 0;
+	b->cfg = NULL;
+	b->win = NULL;
+	pthread_mutex_lock(&P->rmu);
+	pthread_mutex_lock(&P->mu);
+	stopped = P->stopped; /* -c, -w or the output: read no further */
+	pthread_mutex_unlock(&P->mu);
+	while (!stopped && P->rr == 1 && read_one(P, b) == 1)
+		;
 	if (b->n)
-		slot_put(P, b);
-	return rr;
+		b->seq = P->nread++;
+	pthread_mutex_unlock(&P->rmu);
+	return b->n ? 0 : -1;
+}
+
+struct worker {
+	struct par *P;
+	pthread_t tid;
+	struct gd_print pp;
+	struct batch b;               /* the batch it reads, runs and prints */
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	while (batch_read(w->P, &w->b) == 0)
+		batch_run(w->P, &w->b, &w->pp);
+	return NULL;
 }
 
 /* GBPDUMP_CHUNK_BYTES (tests: many small batches), else the default. */
@@ -347,36 +343,47 @@ static size_t chunk_bytes(const struct gd_par_run *p)
 	return GD_PAR_CHUNK;
 }
 
-static void par_free(struct par *P, struct worker *w)
+static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
-	for (unsigned i = 0; i < P->nslots; i++)
-		batch_free(&P->slots[i]);
-	free(P->slots);
+	for (unsigned i = 0; w && i < jobs; i++)
+		batch_free(&w[i].b);
 	free(w);
 	pthread_cond_destroy(&P->cv);
 	pthread_mutex_destroy(&P->mu);
+	pthread_mutex_destroy(&P->rmu);
 }
 
-/* The slots and the workers' buffers.  0, or -1 out of memory. */
-static int par_alloc(struct par *P, struct worker **wp, unsigned jobs, size_t bytes)
+/* The workers and their batches.  0, or -1 out of memory. */
+static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 {
 	struct worker *w;
 
-	P->nslots = jobs * GD_PAR_SLOTS_PER_JOB;
-	if (!(P->slots = calloc(P->nslots, sizeof(*P->slots))) ||
-	    !(w = calloc(jobs, sizeof(*w)))) {
-		P->nslots = 0;
+	if (!(*wp = w = calloc(jobs, sizeof(*w))))
 		return -1;
-	}
-	*wp = w;
-	for (unsigned i = 0; i < P->nslots; i++)
-		if (batch_alloc(&P->slots[i], bytes) < 0)
-			return -1;
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
+		if (batch_alloc(&w[i].b, P->chunk) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* Threads 1..jobs-1 (the caller is worker 0), held at the start until all
+ * are there (P->rmu held): when one cannot be had nothing is read, as
+ * when none could.  0, or the pthread_create() error. */
+static int par_start(struct par *P, struct worker *w, unsigned jobs, unsigned *started)
+{
+	int e = 0;
+
+	pthread_mutex_lock(&P->rmu);
+	while (*started + 1 < jobs &&
+	       !(e = pthread_create(&w[*started + 1].tid, NULL, worker_main, &w[*started + 1])))
+		(*started)++;
+	if (e)
+		P->rr = -2; /* the started ones find nothing to read */
+	pthread_mutex_unlock(&P->rmu);
+	return e;
 }
 
 int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
@@ -384,36 +391,36 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	struct par P;
 	struct worker *w = NULL;
 	unsigned started = 0;
-	int rr, e = 0;
+	int rr, e;
 
 	memset(&P, 0, sizeof(P));
 	P.run = p;
+	P.src = src;
+	P.errbuf = errbuf;
+	P.chunk = chunk_bytes(p);
+	P.rr = 1;
+	pthread_mutex_init(&P.rmu, NULL);
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
-	if (par_alloc(&P, &w, p->jobs, chunk_bytes(p)) < 0) {
-		par_free(&P, w);
+	if (par_alloc(&P, &w, p->jobs) < 0) {
+		par_free(&P, w, p->jobs);
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		return -2;
 	}
-	while (started < p->jobs &&
-	       !(e = pthread_create(&w[started].tid, NULL, worker_main, &w[started])))
-		started++;
-	rr = e ? -2 : read_all(&P, src, errbuf);
+	if (!(e = par_start(&P, w, p->jobs, &started)))
+		worker_main(&w[0]);
+	for (unsigned i = 1; i <= started; i++)
+		pthread_join(w[i].tid, NULL);
+	rr = P.rr;
 	if (e)
 		snprintf(errbuf, GD_ERRBUF, "cannot start %u threads: %s", p->jobs, strerror(e));
-	pthread_mutex_lock(&P.mu);
-	P.done = 1;
-	pthread_cond_broadcast(&P.cv);
-	pthread_mutex_unlock(&P.mu);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-	p->batches = P.filled;
+	p->batches = P.nread;
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		rr = -2;
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
 	}
-	par_free(&P, w);
+	par_free(&P, w, p->jobs);
 	return rr;
 }

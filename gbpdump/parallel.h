@@ -3,11 +3,12 @@
  * parallel.h - gbpdump -j N: the frame stages of frame.h on N worker
  * threads, with the output and every cross-frame result of one thread.
  *
- * The calling thread reads: it takes records from a gd_par_src one after
- * the other (the same reader, the same errors at the same records as with
- * one thread) and copies them into batches of at most GBPDUMP_CHUNK_BYTES
- * record bytes (default GD_PAR_CHUNK) and GD_PAR_RECS records.  A worker
- * takes the next batch and
+ * No reader thread: each worker (the calling thread is one) reads its own
+ * next batch from a gd_par_src, one worker at a time (the same reader, the
+ * same errors at the same records as with one thread), at most
+ * GBPDUMP_CHUNK_BYTES record bytes (default GD_PAR_CHUNK) and GD_PAR_RECS
+ * records: records of a mapped file are pointed at (the batch holds their
+ * window, reader.h), others copied.  Then it
  *   1. parses its frames (gd_frame_parse), in parallel with the others;
  *   2. waits for the state token: batch k runs gd_frame_state() only after
  *      batch k-1 did, frame by frame in order (so the tracker, --check,
@@ -15,10 +16,9 @@
  *      frame that stops the run (-c, -w failed) ends stage 2 for good;
  *   3. prints its frames (gd_frame_emit) into the batch's output blocks,
  *      in parallel;
- *   4. waits for the output token and writes the blocks to the run's
- *      standard output after batch k-1's.
- * A fixed number of batches is in flight (GD_PAR_SLOTS_PER_JOB per worker):
- * memory does not grow with the capture.
+ *   4. waits for the output token, writes the blocks to the run's
+ *      standard output after batch k-1's and drops the batch's window.
+ * One batch per worker is in flight: memory does not grow with the capture.
  */
 #ifndef GBPDUMP_PARALLEL_H
 #define GBPDUMP_PARALLEL_H
@@ -34,7 +34,6 @@
  * stage 1 and stage 3 (2048 records a batch cost a third more CPU time). */
 #define GD_PAR_CHUNK (256u * 1024)  /* record bytes per batch */
 #define GD_PAR_RECS 256u            /* records per batch */
-#define GD_PAR_SLOTS_PER_JOB 2u
 #define GD_PAR_MAX_JOBS 256u
 
 /* Where records come from, called on the reading thread only: 1 with rec

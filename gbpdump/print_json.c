@@ -64,7 +64,7 @@ static const char dig2[] =
 	"6061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* The digits of v (past 32 bits: frame numbers of long runs, rare). */
+/* The digits of v (10^6 and more: marks, frame numbers of long runs). */
 static unsigned dec_len(uint64_t v)
 {
 	unsigned n = 1;
@@ -104,8 +104,8 @@ static inline char *put_small(char *d, uint32_t v)
 
 /* v in decimal at d; returns the end.  The numbers of a frame are mostly
  * below 10^6 (ports, VNIs, group ids, lengths, frame numbers): their
- * digits in at most three table copies, no loop. */
-static char *put_u64(char *d, uint64_t v)
+ * digits in at most three table copies, no loop, no call. */
+static inline __attribute__((always_inline)) char *put_u64(char *d, uint64_t v)
 {
 	uint32_t x = (uint32_t)v, r;
 
@@ -137,6 +137,12 @@ struct frag {
  * are fixed; building them per frame was a loop of calls and strlen()s). */
 static char hex3[256][4];      /* "xx:" of each byte */
 static char dec4[256][4];      /* the digits of each byte, their count last */
+/* The longest run of two or more zero groups of an IPv6 address (RFC
+ * 5952's "::", the first on a tie), by the mask of its zero groups (bit i:
+ * group i): where it starts (-1: none) and its length. */
+static struct zrun {
+	int8_t at, len;
+} zruns[256];
 #define N_DROP 8
 static struct frag drop_frag[N_DROP]; /* "name" of vxgbp_drop_name(i) */
 #define N_GFLAG 8
@@ -161,6 +167,24 @@ static void frag_set(struct frag *f, const char *a, const char *b, const char *c
 	f->n = (unsigned)(la + lb + lc);
 }
 
+static struct zrun zrun_of(unsigned z)
+{
+	struct zrun r = { -1, 0 };
+
+	for (int i = 0; i < 8;) {
+		int j = i;
+
+		while (j < 8 && (z >> j & 1))
+			j++;
+		if (j - i > r.len && j - i >= 2) {
+			r.at = (int8_t)i;
+			r.len = (int8_t)(j - i);
+		}
+		i = j > i ? j : i + 1;
+	}
+	return r;
+}
+
 __attribute__((constructor)) static void json_tables(void)
 {
 	static const char hx[] = "0123456789abcdef";
@@ -181,6 +205,8 @@ __attribute__((constructor)) static void json_tables(void)
 		memcpy(dec4[b], t, n);
 		dec4[b][3] = (char)n;
 	}
+	for (unsigned z = 0; z < 256; z++)
+		zruns[z] = zrun_of(z);
 	for (unsigned i = 0; i < N_DROP; i++)
 		frag_set(&drop_frag[i], "\"", vxgbp_drop_name((enum vxgbp_drop)i), "\"");
 	gflags_ok = 1;
@@ -215,24 +241,76 @@ static char *put_mac(char *d, const uint8_t *m)
 	return d + 19;
 }
 
-/* "a.b.c.d" (inet_ntop's text), or an IPv6 address (libvxgbp's RFC 5952
- * formatter, straight into the room); "?" for none */
+/* a.b.c.d at d (inet_ntop's text); returns the end */
+static char *put_ipv4(char *d, const uint8_t *a)
+{
+	for (int i = 0; i < 4; i++) {
+		memcpy(d, dec4[a[i]], 4);
+		d += dec4[a[i]][3];
+		*d++ = '.';
+	}
+	return d - 1;
+}
+
+/* One group of an IPv6 address: lower-case hex, no leading zeros. */
+static char *put_hex16(char *d, unsigned g)
+{
+	static const char hx[] = "0123456789abcdef";
+	unsigned hi = g >> 8, lo = g & 0xff;
+
+	if (hi >= 16) {
+		memcpy(d, hex3[hi], 2);
+		d += 2;
+	} else if (hi) {
+		*d++ = hx[hi];
+	} else if (lo < 16) {
+		*d = hx[lo];
+		return d + 1;
+	} else {
+		memcpy(d, hex3[lo], 2);
+		return d + 2;
+	}
+	memcpy(d, hex3[lo], 2);
+	return d + 2;
+}
+
+/* An IPv6 address in RFC 5952 form at d, vxgbp_addr_format's text: the
+ * longest zero run from zruns[] rather than a scan. */
+static char *put_ipv6(char *d, const uint8_t *a)
+{
+	unsigned g[8], z = 0;
+	struct zrun r;
+
+	for (int i = 0; i < 8; i++) {
+		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
+		z |= (unsigned)(g[i] == 0) << i;
+	}
+	r = zruns[z];
+	if (r.at == 0 && r.len == 5 && g[5] == 0xffff) { /* IPv4-mapped */
+		PUT(d, "::ffff:");
+		return put_ipv4(d, a + 12);
+	}
+	for (int i = 0; i < 8; i++) {
+		if (i == r.at) {
+			PUT(d, "::");
+			i += r.len - 1;
+			continue;
+		}
+		if (i && i != r.at + r.len)
+			*d++ = ':';
+		d = put_hex16(d, g[i]);
+	}
+	return d;
+}
+
+/* "a.b.c.d" (inet_ntop's text) or an IPv6 address; "?" for none */
 static char *put_addr(char *d, const uint8_t *a, size_t len)
 {
-	int n;
-
 	*d++ = '"';
-	if (len == 4 && a) {
-		for (int i = 0; i < 4; i++) {
-			memcpy(d, dec4[a[i]], 4);
-			d += dec4[a[i]][3];
-			*d++ = '.';
-		}
-		d[-1] = '"';
-		return d;
-	}
-	if ((n = vxgbp_addr_format(d, 64, a, len)) > 0)
-		d += n;
+	if (a && len == 4)
+		d = put_ipv4(d, a);
+	else if (a && len == 16)
+		d = put_ipv6(d, a);
 	else
 		*d++ = '?';
 	*d++ = '"';
