@@ -24,57 +24,76 @@
 #include "track.h"
 #include "track_sort.h"
 
-/* The endpoint on one side of the inner frame: its IP address when there
- * is one, else its ARP address, else its MAC; aux (pairs: the source
- * group) in word 0. */
-static void inner_ep(uint64_t *k, const struct vxgbp_pkt *p, int src, uint32_t aux)
+/* The frame's endpoint keys: the pair's (the inner destination, the
+ * source group g in word 0) and, when src, the source's (aux 0).  An
+ * endpoint is its IP address when there is one, else its ARP address,
+ * else its MAC; both sides are read with one look at which. */
+static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint32_t g, int src)
 {
 	const struct vxgbp_l3 *l3 = &p->inner.l3;
+	const uint8_t *sa, *da;
+	uint64_t fam;
+	size_t len;
 
-	k[0] = TRK_USED | p->vx.vni | (uint64_t)aux << 32;
 	if (l3->off >= 0 && l3->version && l3->src) {
-		k[1] = l3->version;
-		trk_addr_words(k + 2, src ? l3->src : l3->dst, l3->version == 6 ? 16 : 4);
+		fam = l3->version;
+		sa = l3->src;
+		da = l3->dst;
+		len = fam == 6 ? 16 : 4;
 	} else if (l3->off >= 0 && l3->arp_spa) {
-		k[1] = 4;
-		trk_addr_words(k + 2, src ? l3->arp_spa : l3->arp_tpa, 4);
+		fam = 4;
+		sa = l3->arp_spa;
+		da = l3->arp_tpa;
+		len = 4;
 	} else {
-		k[1] = 0;
-		trk_addr_words(k + 2, src ? p->inner.l2.src : p->inner.l2.dst, 6);
+		fam = 0;
+		sa = p->inner.l2.src;
+		da = p->inner.l2.dst;
+		len = 6;
 	}
+	q->pair[0] = TRK_USED | p->vx.vni | (uint64_t)g << 32;
+	q->pair[1] = fam;
+	trk_addr_words(q->pair + 2, da, len);
+	q->h_pair = trk_hash(q->pair, TRK_KEY4);
+	if (!src)
+		return;
+	q->ep[0] = TRK_USED | p->vx.vni;
+	q->ep[1] = fam;
+	trk_addr_words(q->ep + 2, sa, len);
+	q->h_ep = trk_hash(q->ep, TRK_KEY4);
 }
 
 /* A waiting frame's table updates. */
 static unsigned apply(struct trk_state *st, struct trk_pend *q)
 {
 	struct trk_slot *s;
-	unsigned full = 0;
+	unsigned full = 0, n = q->n;
 	int is_new;
 
-	if (q->n >= 1) {
-		if ((s = trk_tab_get(&st->mem, &st->vnis, q->vni, TRK_KEY4, q->h_vni, &is_new))) {
-			s->v.cnt.frames++;
-			s->v.cnt.bytes += q->wirelen;
-		} else {
-			full |= VXGBP_TRACK_FULL_VNIS;
-		}
-	}
-	if (q->n >= 2) {
-		if ((s = trk_tab_get(&st->mem, &st->pairs, q->pair, TRK_KEY4, q->h_pair, &is_new))) {
-			s->v.cnt.frames++;
-			s->v.cnt.bytes += q->wirelen;
-		} else {
-			full |= VXGBP_TRACK_FULL_PAIRS;
-			st->dropped_pair_bytes += q->wirelen;
-		}
-	}
-	if (q->n >= 3) {
-		if ((s = trk_tab_get(&st->mem, &st->eps, q->ep, TRK_KEY4, q->h_ep, &is_new)))
-			s->v.ep.mgroup = TRK_LEARNED | q->g;
-		else
-			full |= VXGBP_TRACK_FULL_ENDPOINTS;
-	}
+	if (!n)
+		return 0;
 	q->n = 0;
+	if ((s = trk_tab_get(&st->mem, &st->vnis, q->vni, TRK_KEY4, q->h_vni, &is_new))) {
+		s->v.cnt.frames++;
+		s->v.cnt.bytes += q->wirelen;
+	} else {
+		full |= VXGBP_TRACK_FULL_VNIS;
+	}
+	if (n < 2)
+		return full;
+	if ((s = trk_tab_get(&st->mem, &st->pairs, q->pair, TRK_KEY4, q->h_pair, &is_new))) {
+		s->v.cnt.frames++;
+		s->v.cnt.bytes += q->wirelen;
+	} else {
+		full |= VXGBP_TRACK_FULL_PAIRS;
+		st->dropped_pair_bytes += q->wirelen;
+	}
+	if (n < 3)
+		return full;
+	if ((s = trk_tab_get(&st->mem, &st->eps, q->ep, TRK_KEY4, q->h_ep, &is_new)))
+		s->v.ep.mgroup = TRK_LEARNED | q->g;
+	else
+		full |= VXGBP_TRACK_FULL_ENDPOINTS;
 	return full;
 }
 
@@ -102,14 +121,8 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 	q->vni[1] = q->vni[2] = q->vni[3] = 0;
 	q->h_vni = trk_hash(q->vni, TRK_KEY4);
 	if (p->have & VXGBP_HAVE_INNER_L2) {
-		q->n = 2;
-		inner_ep(q->pair, p, 0, g);
-		q->h_pair = trk_hash(q->pair, TRK_KEY4);
-		if (g != VXGBP_GROUP_NONE) {
-			q->n = 3;
-			inner_ep(q->ep, p, 1, 0);
-			q->h_ep = trk_hash(q->ep, TRK_KEY4);
-		}
+		q->n = g != VXGBP_GROUP_NONE ? 3 : 2;
+		inner_keys(q, p, g, q->n == 3);
 	}
 	if (!st->pipeline)
 		return apply(st, q);
