@@ -151,6 +151,58 @@ static int cell_cmp(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
+/* Counters sorted by key, an LSD radix sort (keys under 2^24: VNIs, groups
+ * up to VXGBP_GROUP_NONE) through tmp, n elements: four stable passes of
+ * six bits (an even count: the result ends in a).  With 4,000 VNIs a
+ * heapsort cost 13 instructions a frame of the diverse capture, this 2. */
+#define RADIX_BITS 6
+#define RADIX_PASSES 4
+
+static void count_radix(struct vxgbp_track_count *a, struct vxgbp_track_count *tmp, size_t n)
+{
+	struct vxgbp_track_count *from = a, *to = tmp, *sw;
+	size_t pos[1u << RADIX_BITS];
+
+	for (unsigned pass = 0; pass < RADIX_PASSES; pass++) {
+		unsigned sh = pass * RADIX_BITS;
+		size_t sum = 0;
+
+		memset(pos, 0, sizeof(pos));
+		for (size_t i = 0; i < n; i++)
+			pos[(from[i].key >> sh) & ((1u << RADIX_BITS) - 1)]++;
+		for (size_t b = 0; b < (1u << RADIX_BITS); b++) {
+			size_t c = pos[b];
+
+			pos[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[pos[(from[i].key >> sh) & ((1u << RADIX_BITS) - 1)]++] = from[i];
+		sw = from;
+		from = to;
+		to = sw;
+	}
+}
+
+_Static_assert(RADIX_PASSES % 2 == 0 && RADIX_BITS * RADIX_PASSES >= 24 &&
+	       VXGBP_VNI_MAX < (1u << 24) && VXGBP_GROUP_NONE < (1u << 24),
+	       "count_radix: every key, the result in place");
+
+/* Sort counters by key: the radix sort when the budget has room for its
+ * copy, else the heapsort. */
+static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size_t n)
+{
+	size_t size = n * sizeof(*out);
+	struct vxgbp_track_count *tmp;
+
+	if (n < 64 || !(tmp = vxgbpi_mem_get(&st->mem, size))) {
+		TRK_SORT(out, n, count_cmp);
+		return;
+	}
+	count_radix(out, tmp, n);
+	vxgbpi_mem_put(&st->mem, tmp, size);
+}
+
 /* The started tracker's state with the waiting frame applied, or NULL. */
 static struct trk_state *flushed(const struct vxgbp_track *t)
 {
@@ -179,7 +231,7 @@ int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out,
 		out[m].bytes = s->v.cnt.bytes;
 		m++;
 	}
-	TRK_SORT(out, m, count_cmp);
+	count_sort(st, out, m);
 	return (int)m;
 }
 
@@ -196,7 +248,7 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 		out[i].frames = st->g_frames[st->seen[i]];
 		out[i].bytes = st->g_bytes[st->seen[i]];
 	}
-	TRK_SORT(out, st->nseen, count_cmp);
+	count_sort(st, out, st->nseen);
 	return (int)st->nseen;
 }
 
