@@ -40,7 +40,8 @@ void vxgbpi_mem_put(struct trk_mem *m, void *ptr, size_t size);
  * 64-byte aligned: a probe that misses the cache costs one line).  A key
  * is TRK_KEY4 or TRK_KEY6 64-bit words, built, hashed and compared a word
  * at a time; word 0 of every stored key has TRK_USED set, so a free slot
- * is all zero.  A table doubles when it would pass 3/4 full; when it
+ * is all zero.  A slot of 4-word keys keeps the key's hash in word
+ * TRK_KEY4 (a table that grows moves its keys without hashing them again).  A table doubles when it would pass 3/4 full; when it
  * cannot (budget, allocator), it keeps its size and new keys are counted
  * in `dropped` instead of stored.
  */
@@ -172,6 +173,8 @@ static inline struct trk_slot *trk_tab_get(struct trk_mem *m, struct trk_tab *t,
 	s = &t->s[i];
 	for (unsigned j = 0; j < nw; j++)
 		s->k[j] = k[j];
+	if (nw == TRK_KEY4)
+		s->k[TRK_KEY4] = h;
 	t->n++;
 	*is_new = 1;
 	return t->last = s;

@@ -67,9 +67,13 @@ static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 	if (!(raw = vxgbpi_mem_get(m, size)))
 		return -1;
 	ns = (struct trk_slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-	for (size_t j = 0; j < t->cap; j++)
-		if (t->s[j].k[0])
-			ns[free_slot(ns, ncap, trk_hash(t->s[j].k, t->nw))] = t->s[j];
+	for (size_t j = 0; j < t->cap; j++) {
+		const struct trk_slot *o = &t->s[j];
+
+		if (o->k[0])
+			ns[free_slot(ns, ncap, t->nw == TRK_KEY4 ? o->k[TRK_KEY4]
+					       : trk_hash(o->k, t->nw))] = *o;
+	}
 	vxgbpi_mem_put(m, t->raw, t->raw_size);
 	t->raw = raw;
 	t->raw_size = size;
@@ -92,6 +96,8 @@ struct trk_slot *vxgbpi_tab_insert(struct trk_mem *m, struct trk_tab *t, const u
 	s = &t->s[free_slot(t->s, t->cap, h)];
 	for (unsigned j = 0; j < t->nw; j++) /* a few words: no call to memcpy */
 		s->k[j] = k[j];
+	if (t->nw == TRK_KEY4)
+		s->k[TRK_KEY4] = h; /* for tab_grow */
 	t->n++;
 	return t->last = s;
 }
