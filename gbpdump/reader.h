@@ -61,6 +61,8 @@ struct gd_reader {
 	struct gd_win *win; /* the window's holder object (NULL: none mapped) */
 	int plain;          /* next_fast() may take the next record (reader.c) */
 	int eof;
+	int shrunk;         /* read(2) of a regular file ended before its size */
+	uint64_t file_base; /* regular file: offset of the capture's first byte */
 	uint64_t count;
 	struct gd_src src;  /* read(2) or a decompressor (not when mapped) */
 	uint64_t in_size;   /* size of the input file, 0 when unknown (a pipe) */

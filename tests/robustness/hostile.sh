@@ -128,9 +128,10 @@ timeout $T "$gd" -r - <"$fix/basic-gbp.pcap" >stdin.txt 2>&1
 timeout $T "$gd" -r "$fix/basic-gbp.pcap" >file.txt 2>&1
 cmp -s stdin.txt file.txt || { echo "FAIL standard input: output differs from -r FILE"; fails=$((fails + 1)); }
 
-# Regular files are mapped (reader.c): one that shrinks under the reader
-# gets the one-line error (SIGBUS caught), one that grows is read to its
-# new end, as the read(2) path would.  big.pcap: 2^11 copies of the
+# Regular files are read with read(2), or mapped with GBPDUMP_MMAP=1
+# (reader.c): one that shrinks under the reader gets the one-line error
+# (read(2) ends before the size at open; mapped: SIGBUS caught), one that
+# grows is read to its new end.  big.pcap: 2^11 copies of the
 # records, several mapping windows; gbpdump blocks on a full pipe early on
 # while the file changes.
 cp records big.rec
