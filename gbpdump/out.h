@@ -220,9 +220,12 @@ char *lw_addr_other(char *p, const uint8_t *a, size_t len);
 
 static inline char *lw_ipv4(char *d, const uint8_t *a)
 {
+	uint8_t b[4];
+
+	memcpy(b, a, 4); /* once: the stores below could alias a */
 	for (int i = 0; i < 4; i++) {
-		memcpy(d, gd_dec_dot[a[i]], 4);
-		d += gd_dec_len[a[i]] + 1;
+		memcpy(d, gd_dec_dot[b[i]], 4);
+		d += gd_dec_len[b[i]] + 1;
 	}
 	return d - 1; /* not the last dot */
 }

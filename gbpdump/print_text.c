@@ -45,7 +45,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
  * two-digit pairs. */
-static char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
 
@@ -371,7 +371,7 @@ static char *lw_tcp(char *d, const struct vxgbp_l4 *l4)
  * a fragment, a header cut short ("proto 17", the error follows) or a
  * protocol the library does not decode ("ip-proto-47 62", tcpdump's
  * words).  At most 110 bytes. */
-static char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
+static inline __attribute__((always_inline)) char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	if (l4->off < 0) {
 		if (l3->frag_off)
@@ -404,7 +404,7 @@ static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint
  * header, which names the ethertype): at most L3_MAX bytes, "IP6 ", the -v
  * details, two endpoints, " > ", ":". */
 #define L3_MAX (4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4)
-static char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
+static inline __attribute__((always_inline)) char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
@@ -580,7 +580,7 @@ static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
 
 /* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
  * flags [I]": at most 80 bytes. */
-static char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
+static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
 {
 	int gbp = vxgbp_hdr_has_gbp(h);
 
