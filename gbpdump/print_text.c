@@ -491,23 +491,30 @@ static void print_findings(struct gd_out *o, uint64_t f, int all)
 	}
 }
 
+/* "accept" or "drop <why>" (the reason's name out of the line writer) */
+static void print_verdict(struct gd_out *o, const struct vxgbp_verdict *v)
+{
+	if (v->accept) {
+		out_write(o, "accept", 6);
+	} else {
+		out_write(o, "drop ", 5);
+		out_str(o, vxgbp_drop_name(v->why));
+	}
+}
+
 /* -v: what a Linux 6.12 VTEP does with a VXLAN(-GBP) header. */
 static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 {
 	struct vxgbp_verdict vg, vp;
+	char *d = out_reserve(o, 32);
 
 	vxgbp_verdict_linux(h, VXGBP_DEV_GBP, &vg);
 	vxgbp_verdict_linux(h, 0, &vp);
-	out_str(o, " (mark 0x");
-	out_hex(o, vxgbp_mark_from_hdr(h), 1);
-	out_str(o, ", linux gbp: ");
-	out_str(o, vg.accept ? "accept" : "drop ");
-	if (!vg.accept)
-		out_str(o, vxgbp_drop_name(vg.why));
-	out_str(o, ", plain: ");
-	out_str(o, vp.accept ? "accept" : "drop ");
-	if (!vp.accept)
-		out_str(o, vxgbp_drop_name(vp.why));
+	d = lw_hex(LW_LIT(d, " (mark 0x"), vxgbp_mark_from_hdr(h));
+	out_commit(o, LW_LIT(d, ", linux gbp: "));
+	print_verdict(o, &vg);
+	out_write(o, ", plain: ", 9);
+	print_verdict(o, &vp);
 	out_putc(o, ')');
 }
 
