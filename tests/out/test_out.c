@@ -17,6 +17,8 @@
 
 #include <arpa/inet.h>
 
+#include <vxgbp/vxgbp.h>
+
 #include "out.h"
 
 static struct gd_out o;
@@ -123,6 +125,17 @@ static int v4_compatible(const uint8_t *a)
 	return !memcmp(a, z, 12) && (a[12] | a[13] | a[14] || a[15] > 1);
 }
 
+/* out_addr formats IPv6 itself: the same text as libvxgbp's formatter,
+ * IPv4-compatible forms included. */
+static void check_lib(const uint8_t *a)
+{
+	char want[64];
+
+	if (vxgbp_addr_format(want, sizeof(want), a, 16) <= 0)
+		abort();
+	CHECK(out_addr(&o, a, 16), want, "out_addr v6 (libvxgbp)");
+}
+
 static void test_ipv6(uint64_t *s)
 {
 	uint8_t a[16];
@@ -141,6 +154,7 @@ static void test_ipv6(uint64_t *s)
 			}
 			if (!v4_compatible(a))
 				check_addr(a, 1);
+			check_lib(a);
 		}
 	memset(a, 0, 16);
 	a[10] = a[11] = 0xff;
