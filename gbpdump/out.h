@@ -105,10 +105,12 @@ static inline void out_u64(struct gd_out *o, uint64_t v)
  * The line writer.  A printer that knows the most one piece of its line can
  * take reserves that much once (out_reserve: the buffer is written out first
  * when it has less room), stores the fields through a local cursor with the
- * lw_* ("line writer") helpers below, none of which checks for room, and hands the cursor
- * back with out_commit.  One compare a piece instead of one a field.  A
- * reservation is at most GD_RESERVE_MAX: -j's output blocks keep far more
- * room than that free before each frame, so reserving never flushes them.
+ * lw_* ("line writer") helpers below, none of which checks for room, and
+ * hands the cursor back with out_commit.  One compare a piece instead of one
+ * a field.  A reservation is at most GD_RESERVE_MAX: -j's output blocks keep
+ * far more room than that free before each frame, so reserving never
+ * flushes them.  Each lw_* says the most it writes; text of any length
+ * (a group's name) goes through out_str between reservations.
  */
 #define GD_RESERVE_MAX 1024
 

@@ -976,6 +976,8 @@ static int is_common(const struct gd_print *pp, const struct vxgbp_pkt *p)
  * levels' addresses and the VXLAN header, or what follows a group's
  * name. */
 #define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
+_Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
+	       "a reservation larger than out.h promises -j's blocks");
 
 /* The rest of the VXLAN header after the group's name, then the inner
  * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */
