@@ -244,6 +244,21 @@ const uint8_t gd_dec_len[256] = {
 	[0 ... 9] = 1, [10 ... 99] = 2, [100 ... 255] = 3,
 };
 
+/* a 16-bit group without leading zeros, pairs from gd_hex2 */
+static char *lw_hex16(char *d, unsigned v)
+{
+	if (v < 0x100) {
+		if (v < 0x10)
+			return lw_c(d, gd_hex2[v][1]);
+		return lw_mem(d, gd_hex2[v], 2);
+	}
+	if (v < 0x1000)
+		d = lw_c(d, gd_hex2[v >> 8][1]);
+	else
+		d = lw_mem(d, gd_hex2[v >> 8], 2);
+	return lw_mem(d, gd_hex2[v & 0xff], 2);
+}
+
 /* RFC 5952 as libvxgbp's vxgbp_addr_format writes it (and inet_ntop):
  * the longest run of two or more zero groups, the first on a tie, is
  * "::"; ::ffff:a.b.c.d for an IPv4-mapped address; lower-case hex, no
@@ -272,7 +287,7 @@ static char *lw_ipv6(char *d, const uint8_t *a)
 		}
 		if (i && i != best + bestlen)
 			*d++ = ':';
-		d = lw_hex(d, g[i]);
+		d = lw_hex16(d, g[i]);
 	}
 	return d;
 }

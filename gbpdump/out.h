@@ -105,10 +105,12 @@ static inline void out_u64(struct gd_out *o, uint64_t v)
  * The line writer.  A printer that knows the most one piece of its line can
  * take reserves that much once (out_reserve: the buffer is written out first
  * when it has less room), stores the fields through a local cursor with the
- * lw_* ("line writer") helpers below, none of which checks for room, and hands the cursor
- * back with out_commit.  One compare a piece instead of one a field.  A
- * reservation is at most GD_RESERVE_MAX: -j's output blocks keep far more
- * room than that free before each frame, so reserving never flushes them.
+ * lw_* ("line writer") helpers below, none of which checks for room, and
+ * hands the cursor back with out_commit.  One compare a piece instead of one
+ * a field.  A reservation is at most GD_RESERVE_MAX: -j's output blocks keep
+ * far more room than that free before each frame, so reserving never
+ * flushes them.  Each lw_* says the most it writes; text of any length
+ * (a group's name) goes through out_str between reservations.
  */
 #define GD_RESERVE_MAX 1024
 
@@ -220,9 +222,12 @@ char *lw_addr_other(char *p, const uint8_t *a, size_t len);
 
 static inline char *lw_ipv4(char *d, const uint8_t *a)
 {
+	uint8_t b[4];
+
+	memcpy(b, a, 4); /* once: the stores below could alias a */
 	for (int i = 0; i < 4; i++) {
-		memcpy(d, gd_dec_dot[a[i]], 4);
-		d += gd_dec_len[a[i]] + 1;
+		memcpy(d, gd_dec_dot[b[i]], 4);
+		d += gd_dec_len[b[i]] + 1;
 	}
 	return d - 1; /* not the last dot */
 }

@@ -45,7 +45,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
  * two-digit pairs. */
-static char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
 
@@ -371,7 +371,7 @@ static char *lw_tcp(char *d, const struct vxgbp_l4 *l4)
  * a fragment, a header cut short ("proto 17", the error follows) or a
  * protocol the library does not decode ("ip-proto-47 62", tcpdump's
  * words).  At most 110 bytes. */
-static char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
+static inline __attribute__((always_inline)) char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	if (l4->off < 0) {
 		if (l3->frag_off)
@@ -404,7 +404,7 @@ static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint
  * header, which names the ethertype): at most L3_MAX bytes, "IP6 ", the -v
  * details, two endpoints, " > ", ":". */
 #define L3_MAX (4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4)
-static char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
+static inline __attribute__((always_inline)) char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
@@ -491,23 +491,30 @@ static void print_findings(struct gd_out *o, uint64_t f, int all)
 	}
 }
 
+/* "accept" or "drop <why>" (the reason's name out of the line writer) */
+static void print_verdict(struct gd_out *o, const struct vxgbp_verdict *v)
+{
+	if (v->accept) {
+		out_write(o, "accept", 6);
+	} else {
+		out_write(o, "drop ", 5);
+		out_str(o, vxgbp_drop_name(v->why));
+	}
+}
+
 /* -v: what a Linux 6.12 VTEP does with a VXLAN(-GBP) header. */
 static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 {
 	struct vxgbp_verdict vg, vp;
+	char *d = out_reserve(o, 32);
 
 	vxgbp_verdict_linux(h, VXGBP_DEV_GBP, &vg);
 	vxgbp_verdict_linux(h, 0, &vp);
-	out_str(o, " (mark 0x");
-	out_hex(o, vxgbp_mark_from_hdr(h), 1);
-	out_str(o, ", linux gbp: ");
-	out_str(o, vg.accept ? "accept" : "drop ");
-	if (!vg.accept)
-		out_str(o, vxgbp_drop_name(vg.why));
-	out_str(o, ", plain: ");
-	out_str(o, vp.accept ? "accept" : "drop ");
-	if (!vp.accept)
-		out_str(o, vxgbp_drop_name(vp.why));
+	d = lw_hex(LW_LIT(d, " (mark 0x"), vxgbp_mark_from_hdr(h));
+	out_commit(o, LW_LIT(d, ", linux gbp: "));
+	print_verdict(o, &vg);
+	out_write(o, ", plain: ", 9);
+	print_verdict(o, &vp);
 	out_putc(o, ')');
 }
 
@@ -580,7 +587,7 @@ static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
 
 /* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
  * flags [I]": at most 80 bytes. */
-static char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
+static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
 {
 	int gbp = vxgbp_hdr_has_gbp(h);
 
@@ -969,6 +976,8 @@ static int is_common(const struct gd_print *pp, const struct vxgbp_pkt *p)
  * levels' addresses and the VXLAN header, or what follows a group's
  * name. */
 #define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
+_Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
+	       "a reservation larger than out.h promises -j's blocks");
 
 /* The rest of the VXLAN header after the group's name, then the inner
  * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */

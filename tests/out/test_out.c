@@ -2,7 +2,8 @@
 /*
  * test_out.c - gbpdump/out.c's formatters write exactly what libc writes:
  * out_addr what inet_ntop does, out_mac, out_hex, out_dec_pad, out_u64,
- * out_u64_w what snprintf does.  Also when the buffer is nearly full (the
+ * out_u64_w what snprintf does; the line writer's lw_u32, lw_u64 and hex
+ * stores likewise.  Also when the buffer is nearly full (the
  * formatter flushes it first, or writes across the flush: to a memfd here).
  */
 #define _GNU_SOURCE
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+
+#include <vxgbp/vxgbp.h>
 
 #include "out.h"
 
@@ -122,6 +125,17 @@ static int v4_compatible(const uint8_t *a)
 	return !memcmp(a, z, 12) && (a[12] | a[13] | a[14] || a[15] > 1);
 }
 
+/* out_addr formats IPv6 itself: the same text as libvxgbp's formatter,
+ * IPv4-compatible forms included. */
+static void check_lib(const uint8_t *a)
+{
+	char want[64];
+
+	if (vxgbp_addr_format(want, sizeof(want), a, 16) <= 0)
+		abort();
+	CHECK(out_addr(&o, a, 16), want, "out_addr v6 (libvxgbp)");
+}
+
 static void test_ipv6(uint64_t *s)
 {
 	uint8_t a[16];
@@ -140,6 +154,7 @@ static void test_ipv6(uint64_t *s)
 			}
 			if (!v4_compatible(a))
 				check_addr(a, 1);
+			check_lib(a);
 		}
 	memset(a, 0, 16);
 	a[10] = a[11] = 0xff;
@@ -170,6 +185,48 @@ static void test_numbers(uint64_t *s)
 	}
 }
 
+/* The line writer's stores (lw_*, no room check: into a scratch buffer). */
+static void lw_expect(const char *b, const char *e, const char *want, const char *what)
+{
+	checks++;
+	if ((size_t)(e - b) == strlen(want) && !memcmp(b, want, strlen(want)))
+		return;
+	if (++fails <= 20)
+		fprintf(stderr, "%s: got '%.*s', want '%s'\n", what, (int)(e - b), b, want);
+}
+
+static void lw_one(uint64_t v)
+{
+	char b[64], want[64];
+	uint32_t x = (uint32_t)v;
+
+	snprintf(want, sizeof(want), "%" PRIu64, v);
+	lw_expect(b, lw_u64(b, v), want, "lw_u64");
+	snprintf(want, sizeof(want), "%" PRIu32, x);
+	lw_expect(b, lw_u32(b, x), want, "lw_u32");
+	snprintf(want, sizeof(want), "%" PRIx32, x);
+	lw_expect(b, lw_hex(b, x), want, "lw_hex");
+	snprintf(want, sizeof(want), "%04" PRIx32, x & 0xffff);
+	lw_expect(b, lw_hex4(b, (uint16_t)x), want, "lw_hex4");
+	snprintf(want, sizeof(want), "%08" PRIx32, x);
+	lw_expect(b, lw_hexw(b, x, 8), want, "lw_hexw");
+}
+
+static void test_lw(uint64_t *s)
+{
+	uint64_t p = 1;
+
+	for (int i = 0; i < 20; i++, p *= 10) { /* every length's edges */
+		lw_one(p - 1);
+		lw_one(p);
+		lw_one(p + 1);
+	}
+	lw_one(UINT32_MAX);
+	lw_one(UINT64_MAX);
+	for (int i = 0; i < 200000; i++)
+		lw_one(rnd(s) >> (rnd(s) % 64));
+}
+
 static void test_mac(uint64_t *s)
 {
 	uint8_t m[6];
@@ -196,6 +253,7 @@ int main(void)
 	test_ipv6(&seed);
 	test_numbers(&seed);
 	test_mac(&seed);
+	test_lw(&seed);
 	close(fd);
 	printf("unit_out: %lu checks, %lu failed\n", checks, fails);
 	return fails ? 1 : 0;
