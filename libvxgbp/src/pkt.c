@@ -61,10 +61,8 @@ int vxgbpi_fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
 }
 #define fail vxgbpi_fail
 
-int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer)
+int vxgbpi_need_fail(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer)
 {
-	if (vxc_need(&lv->c, n))
-		return 0;
 	if (lv->c.pos + n <= lv->wire_end)
 		return fail(p, VXGBP_E_TRUNCATED, lv->c.pos, layer);
 	return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
