@@ -61,10 +61,8 @@ int vxgbpi_fail(struct vxgbp_pkt *p, int err, size_t off, const char *layer)
 }
 #define fail vxgbpi_fail
 
-int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer)
+int vxgbpi_need_fail(struct vxgbp_pkt *p, const struct level *lv, size_t n, const char *layer)
 {
-	if (vxc_need(&lv->c, n))
-		return 0;
 	if (lv->c.pos + n <= lv->wire_end)
 		return fail(p, VXGBP_E_TRUNCATED, lv->c.pos, layer);
 	return fail(p, VXGBP_E_MALFORMED, lv->c.pos, layer);
@@ -174,6 +172,8 @@ static int ipv4_csum_ok(const struct level *lv, size_t hlen)
 {
 	const uint8_t *h = vxc_ptr_at(&lv->c, 0, hlen);
 
+	if (h && hlen == 20)
+		return vxgbpi_ipv4_hdr20_ok(h);
 	return h && vxgbp_csum_fold(vxgbp_csum_add(0, h, hlen)) == 0;
 }
 
@@ -386,20 +386,6 @@ static int parse_arp(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_l3 *l3)
 		l3->arp_tpa = vxc_ptr_at(&lv->c, 24, 4);
 	}
 	return 0;
-}
-
-/* UDP checksum over the pseudo-header (RFC 768, RFC 8200 sec. 8.1). */
-int vxgbpi_udp_csum_ok(const uint8_t *src, const uint8_t *dst, size_t alen,
-		       const uint8_t *u, size_t ulen)
-{
-	uint32_t sum;
-
-	/* pseudo-header: addresses, then protocol and UDP length as 16-bit
-	 * words (the zero bytes add nothing) */
-	sum = vxgbp_csum_add(0, src, alen);
-	sum = vxgbp_csum_add(sum, dst, alen);
-	sum += IPPROTO_UDP_ + (uint32_t)(ulen >> 16) + (uint32_t)(ulen & 0xffff);
-	return vxgbp_csum_fold(vxgbp_csum_add(sum, u, ulen)) == 0;
 }
 
 /* UDP checksum of the datagram at the cursor: 1, 0, or -1 when it was not

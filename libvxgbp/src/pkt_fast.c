@@ -196,7 +196,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
 	fill_eth_ipv4(&p->outer, &c, 0, f.tot, f.frag, IPPROTO_UDP_);
 	if (!(o->flags & (VXGBP_PARSE_NO_CSUM | VXGBP_PARSE_SUMMARY)))
-		p->ip_csum_ok = vxgbp_csum_fold(vxgbp_csum_add(0, frame + 14, 20)) == 0;
+		p->ip_csum_ok = vxgbpi_ipv4_hdr20_ok(frame + 14);
 	p->outer.l4.off = 34;
 	p->outer.l4.proto = IPPROTO_UDP_;
 	p->outer.l4.sport = vxc_be16_at(&c, 34);
