@@ -310,13 +310,10 @@ void out_addr(struct gd_out *o, const uint8_t *a, size_t len)
 /* aa:bb:cc:dd:ee:ff, lower case (vxgbp_mac_format's text). */
 char *lw_mac(char *d, const uint8_t *mac)
 {
-	static const char hx[] = "0123456789abcdef";
-
 	if (!mac)
 		return lw_c(d, '?');
 	for (int i = 0; i < 6; i++, d += 3) {
-		d[0] = hx[mac[i] >> 4];
-		d[1] = hx[mac[i] & 0xf];
+		memcpy(d, gd_hex2[mac[i]], 2);
 		d[2] = ':';
 	}
 	return d - 1;

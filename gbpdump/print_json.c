@@ -135,14 +135,6 @@ struct frag {
 
 /* Tables filled once before main (libvxgbp's flag table and verdict names
  * are fixed; building them per frame was a loop of calls and strlen()s). */
-static char hex3[256][4];      /* "xx:" of each byte */
-static char dec4[256][4];      /* the digits of each byte, their count last */
-/* The longest run of two or more zero groups of an IPv6 address (RFC
- * 5952's "::", the first on a tie), by the mask of its zero groups (bit i:
- * group i): where it starts (-1: none) and its length. */
-static struct zrun {
-	int8_t at, len;
-} zruns[256];
 #define N_DROP 8
 static struct frag drop_frag[N_DROP]; /* "name" of vxgbp_drop_name(i) */
 #define N_GFLAG 8
@@ -167,46 +159,10 @@ static void frag_set(struct frag *f, const char *a, const char *b, const char *c
 	f->n = (unsigned)(la + lb + lc);
 }
 
-static struct zrun zrun_of(unsigned z)
-{
-	struct zrun r = { -1, 0 };
-
-	for (int i = 0; i < 8;) {
-		int j = i;
-
-		while (j < 8 && (z >> j & 1))
-			j++;
-		if (j - i > r.len && j - i >= 2) {
-			r.at = (int8_t)i;
-			r.len = (int8_t)(j - i);
-		}
-		i = j > i ? j : i + 1;
-	}
-	return r;
-}
-
 __attribute__((constructor)) static void json_tables(void)
 {
-	static const char hx[] = "0123456789abcdef";
 	const struct vxgbp_flag_info *fi;
 
-	for (unsigned b = 0; b < 256; b++) {
-		char t[4];
-		unsigned n = 0;
-
-		hex3[b][0] = hx[b >> 4];
-		hex3[b][1] = hx[b & 0xf];
-		hex3[b][2] = ':';
-		if (b >= 100)
-			t[n++] = (char)('0' + b / 100);
-		if (b >= 10)
-			t[n++] = (char)('0' + b / 10 % 10);
-		t[n++] = (char)('0' + b % 10);
-		memcpy(dec4[b], t, n);
-		dec4[b][3] = (char)n;
-	}
-	for (unsigned z = 0; z < 256; z++)
-		zruns[z] = zrun_of(z);
 	for (unsigned i = 0; i < N_DROP; i++)
 		frag_set(&drop_frag[i], "\"", vxgbp_drop_name((enum vxgbp_drop)i), "\"");
 	gflags_ok = 1;
@@ -227,92 +183,22 @@ __attribute__((constructor)) static void json_tables(void)
 	}
 }
 
-/* "aa:bb:cc:dd:ee:ff" (vxgbp_mac_format's text; "?" for none) */
+/* "aa:bb:cc:dd:ee:ff" (vxgbp_mac_format's text; "?" for none): out.h's
+ * line writer between quotes */
 static char *put_mac(char *d, const uint8_t *m)
 {
-	if (!m) {
-		PUT(d, "\"?\"");
-		return d;
-	}
-	*d = '"';
-	for (int i = 0; i < 6; i++)
-		memcpy(d + 1 + 3 * i, hex3[m[i]], 4); /* the 4th byte: overwritten */
-	d[18] = '"';
-	return d + 19;
-}
-
-/* a.b.c.d at d (inet_ntop's text); returns the end */
-static char *put_ipv4(char *d, const uint8_t *a)
-{
-	for (int i = 0; i < 4; i++) {
-		memcpy(d, dec4[a[i]], 4);
-		d += dec4[a[i]][3];
-		*d++ = '.';
-	}
-	return d - 1;
-}
-
-/* One group of an IPv6 address: lower-case hex, no leading zeros. */
-static char *put_hex16(char *d, unsigned g)
-{
-	static const char hx[] = "0123456789abcdef";
-	unsigned hi = g >> 8, lo = g & 0xff;
-
-	if (hi >= 16) {
-		memcpy(d, hex3[hi], 2);
-		d += 2;
-	} else if (hi) {
-		*d++ = hx[hi];
-	} else if (lo < 16) {
-		*d = hx[lo];
-		return d + 1;
-	} else {
-		memcpy(d, hex3[lo], 2);
-		return d + 2;
-	}
-	memcpy(d, hex3[lo], 2);
-	return d + 2;
-}
-
-/* An IPv6 address in RFC 5952 form at d, vxgbp_addr_format's text: the
- * longest zero run from zruns[] rather than a scan. */
-static char *put_ipv6(char *d, const uint8_t *a)
-{
-	unsigned g[8], z = 0;
-	struct zrun r;
-
-	for (int i = 0; i < 8; i++) {
-		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
-		z |= (unsigned)(g[i] == 0) << i;
-	}
-	r = zruns[z];
-	if (r.at == 0 && r.len == 5 && g[5] == 0xffff) { /* IPv4-mapped */
-		PUT(d, "::ffff:");
-		return put_ipv4(d, a + 12);
-	}
-	for (int i = 0; i < 8; i++) {
-		if (i == r.at) {
-			PUT(d, "::");
-			i += r.len - 1;
-			continue;
-		}
-		if (i && i != r.at + r.len)
-			*d++ = ':';
-		d = put_hex16(d, g[i]);
-	}
+	*d++ = '"';
+	d = lw_mac(d, m);
+	*d++ = '"';
 	return d;
 }
 
-/* "a.b.c.d" (inet_ntop's text) or an IPv6 address; "?" for none */
+/* "a.b.c.d" (inet_ntop's text) or an IPv6 address in RFC 5952 form
+ * (vxgbp_addr_format's text; out.h's line writer); "?" for none */
 static char *put_addr(char *d, const uint8_t *a, size_t len)
 {
 	*d++ = '"';
-	if (a && len == 4)
-		d = put_ipv4(d, a);
-	else if (a && len == 16)
-		d = put_ipv6(d, a);
-	else
-		*d++ = '?';
+	d = lw_addr(d, a, len);
 	*d++ = '"';
 	return d;
 }
