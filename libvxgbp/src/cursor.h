@@ -80,6 +80,20 @@ VXC_INLINE uint32_t vxc_be32_at(const struct vxc *c, size_t off)
 	return (uint32_t)vxc_be16_at(c, off) << 16 | vxc_be16_at(c, off + 2);
 }
 
+/* Big-endian reads at b, for bytes a check before has found inside the
+ * window (pkt_fast.c's fills, after its checks over whole layers): the
+ * accessors' own checks are not free where the compiler cannot see the
+ * earlier one. */
+VXC_INLINE uint16_t vxc_be16(const uint8_t *b)
+{
+	return (uint16_t)((unsigned)b[0] << 8 | b[1]);
+}
+
+VXC_INLINE uint32_t vxc_be32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
 /* Pointer to n readable bytes at pos+off, or NULL. */
 VXC_INLINE const uint8_t *vxc_ptr_at(const struct vxc *c, size_t off, size_t n)
 {

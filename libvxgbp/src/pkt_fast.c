@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * pkt_fast.c - the parse of the frame almost every VXLAN capture is made
- * of, in one pass with one bounds check:
+ * pkt_fast.c - the parse of the frames almost every VXLAN capture is made
+ * of, in one pass, each layer checked once:
  *
- *    0  outer Ethernet II (no tag)               dst src 0x0800
- *   14  outer IPv4, IHL 5, not a fragment        ... proto 17
- *   34  UDP to a VXLAN port
- *   42  VXLAN(-GBP) header
- *   50  inner Ethernet II (no tag)               dst src 0x0800
- *   64  inner IPv4, IHL 5, not a fragment
- *   84  TCP | UDP | ICMP
+ *   outer Ethernet II [one 802.1Q tag]
+ *   outer IPv4 (IHL 5, not a fragment) | IPv6 (no extension header)
+ *     UDP to a VXLAN port, then
+ *       VXLAN(-GBP) header, inner Ethernet II (no tag),
+ *       inner IPv4 (IHL 5, not a fragment), TCP | UDP | ICMP;
+ *     or a frame that is not VXLAN: TCP | UDP to another port | ICMP(v6)
+ *   outer ARP
  *
  * Everything is first checked and read into locals; only a frame that is
- * exactly this shape, whole as far as the parse reads, with lengths that
- * agree, is written to the vxgbp_pkt - the same fields, findings and
- * checksum verdicts pkt.c's layer-by-layer parser gives it (tests compare
- * the two on every fixture, and fuzz_pkt on every input it makes:
- * VXGBP_PARSE_GENERIC skips this file).  Anything else - tags, options,
- * IPv6, ARP, fragments, a truncated or contradicting length, a non-VXLAN
- * port, a GPE header, VXLAN nested in the inner frame - returns 0
- * without touching the result, and pkt.c parses it.
+ * exactly one of these shapes, whole as far as the parse reads, with
+ * lengths that agree, is written to the vxgbp_pkt - the same fields,
+ * findings and checksum verdicts pkt.c's layer-by-layer parser gives it
+ * (tests compare the two on every fixture, and fuzz_pkt on every input it
+ * makes: VXGBP_PARSE_GENERIC skips this file).  Anything else - two tags,
+ * options, extension headers, fragments, a truncated or contradicting
+ * length, a GPE or Geneve port or header, tunnels, VXLAN nested in the
+ * inner frame - returns 0 without touching the result, and pkt.c parses it.
+ *
+ * Each layer is read through a cursor of its own that starts at the layer
+ * (layer()), so that the offsets in a layer are constants: after one
+ * vxc_need() the compiler drops the accessors' own checks.
  *
  * Why: the general parser reads each field through the cursor and keeps
  * per-layer state; this is a third of its instructions (bench/RESULTS.md).
@@ -29,101 +33,172 @@
 #include "cursor.h"
 #include "pkt.h"
 
-#define FAST_MIN 84 /* bytes up to the inner L4 header */
+#define ETH_P_ARP_ 0x0806
+#define ETH_P_8021Q_ 0x8100
+#define IPPROTO_ICMPV6_ 58
+#define IN_L4 42 /* from the VXLAN header to the inner L4 header */
 
-/* An untagged Ethernet header at eth and an IPv4 header without options
- * right after it, both checked to be in the cursor's window, filled in as
- * pkt.c's parse_eth() and parse_ipv4() would. */
-VXC_INLINE void fill_eth_ipv4(struct vxgbp_layers *ls, const struct vxc *c, size_t eth,
-			      size_t tot, uint16_t frag, uint8_t proto)
-{
-	size_t ip = eth + 14;
-
-	ls->l2.off = (int)eth;
-	ls->l2.dst = vxc_ptr_at(c, eth, 6);
-	ls->l2.src = vxc_ptr_at(c, eth + 6, 6);
-	ls->l2.ethertype = ETHERTYPE_IPV4;
-	ls->l3.off = (int)ip;
-	ls->l3.version = 4;
-	ls->l3.tos = vxc_u8_at(c, ip + 1);
-	ls->l3.tot_len = (uint16_t)tot;
-	ls->l3.hdr_len = 20;
-	ls->l3.ip_id = vxc_be16_at(c, ip + 4);
-	ls->l3.dont_frag = (frag & 0x4000) != 0;
-	ls->l3.ttl = vxc_u8_at(c, ip + 8);
-	ls->l3.proto = proto;
-	ls->l3.src = vxc_ptr_at(c, ip + 12, 4);
-	ls->l3.dst = vxc_ptr_at(c, ip + 16, 4);
-}
-
-/* What the checks found, for the fill. */
+/* What the checks found, for the fill.  Offsets are from the frame. */
 struct fast {
-	size_t end;      /* bytes the parse may read (capture and lengths) */
-	size_t tot, ulen, itot;
-	uint16_t frag, ifrag, dport, ucsum;
-	uint8_t iproto, tcp_hlen;
+	size_t l3, l4, vx; /* outer IP (or ARP), outer L4, VXLAN header */
+	size_t end;        /* bytes the parse may read (capture and lengths) */
+	size_t tot;        /* outer IPv4 total length / IPv6 40 + payload */
+	size_t ulen, itot;
+	uint16_t et, tci, frag, ifrag, dport, ucsum;
+	uint8_t proto, iproto, tcp_hlen, itcp_hlen;
 	int udp_ok;
 };
 
-/* Outer Ethernet, IPv4 without options, UDP to a VXLAN port, the UDP
- * checksum when asked for.  1 when the frame is that shape. */
-VXC_INLINE int fast_outer(struct fast *f, const struct vxc *c, const uint8_t *frame,
-			  size_t wirelen, const struct vxgbp_parse_opts *o, int csum)
+/* A cursor over the frame's bytes [off, end): the layer at off. */
+VXC_INLINE struct vxc layer(const uint8_t *frame, size_t off, size_t end)
 {
-	size_t wend;
+	struct vxc c;
 
-	if (vxc_be16_at(c, 12) != ETHERTYPE_IPV4 || vxc_u8_at(c, 14) != 0x45 ||
-	    vxc_u8_at(c, 23) != IPPROTO_UDP_)
+	vxc_init(&c, frame + off, end > off ? end - off : 0);
+	return c;
+}
+
+/* Outer IPv4 without options or IPv6 without extension headers, not a
+ * fragment, whose length fits the wire: f->tot, f->proto, f->l4, f->end
+ * (the IP length bounds what follows: pkt.c declare_len). */
+VXC_INLINE int fast_l3(struct fast *f, const uint8_t *frame, size_t caplen, size_t wirelen)
+{
+	struct vxc c = layer(frame, f->l3, caplen);
+
+	if (f->et == ETH_P_IP) {
+		if (!vxc_need(&c, 20) || vxc_u8_at(&c, 0) != 0x45)
+			return 0;
+		f->tot = vxc_be16_at(&c, 2);
+		f->frag = vxc_be16_at(&c, 6);
+		f->proto = vxc_u8_at(&c, 9);
+		f->l4 = f->l3 + 20;
+		if ((f->frag & 0x3fff) || f->tot < 20)
+			return 0;
+	} else if (f->et == ETH_P_IPV6) {
+		if (!vxc_need(&c, 40) || vxc_u8_at(&c, 0) >> 4 != 6)
+			return 0;
+		/* 0: a jumbogram or nothing (pkt.c sorts it out) */
+		f->tot = 40 + (size_t)vxc_be16_at(&c, 4);
+		f->proto = vxc_u8_at(&c, 6);
+		f->l4 = f->l3 + 40;
+		if (f->tot == 40 || (f->proto != IPPROTO_UDP_ && f->proto != IPPROTO_TCP_ &&
+				     f->proto != IPPROTO_ICMPV6_ && f->proto != IPPROTO_ICMP_))
+			return 0;
+	} else {
 		return 0;
-	f->tot = vxc_be16_at(c, 16);
-	f->frag = vxc_be16_at(c, 20);
-	if ((f->frag & 0x3fff) || f->tot < 20 || 14 + f->tot > wirelen)
+	}
+	if (f->l3 + f->tot > wirelen)
 		return 0;
-	/* the IPv4 total length bounds what follows (pkt.c declare_len) */
-	f->end = c->end < 14 + f->tot ? c->end : 14 + f->tot;
-	wend = 14 + f->tot;
-	if (f->end < 42)
-		return 0;
-	f->ulen = vxc_be16_at(c, 38);
-	if (f->ulen < 8 || 34 + f->ulen > wend)
-		return 0;
-	f->dport = vxc_be16_at(c, 36);
-	if (!vxgbpi_is_vxlan_port(o, f->dport))
-		return 0;
-	/* P without G: a GPE header on a VXLAN port (pkt.c decodes it) */
-	if ((vxc_be16_at(c, 42) & (VXGBP_F_G | VXGBP_GPE_F_P)) == VXGBP_GPE_F_P)
-		return 0;
-	f->ucsum = vxc_be16_at(c, 40);
-	f->udp_ok = -1;
-	/* the UDP checksum covers the datagram if it was captured whole */
-	if (csum && f->ucsum && 34 + f->ulen <= f->end)
-		f->udp_ok = vxgbpi_udp_csum_ok(frame + 26, frame + 30, 4, frame + 34, f->ulen);
-	f->end = f->end < 34 + f->ulen ? f->end : 34 + f->ulen;
+	f->end = caplen < f->l3 + f->tot ? caplen : f->l3 + f->tot;
 	return 1;
 }
 
+/* What the outer layers say follows them (fast_outer()). */
+enum shape { NOT_FAST = 0, SH_VXLAN, SH_PLAIN, SH_ARP };
+
+/* The outer TCP or ICMP header whole, or the UDP header with a length
+ * that agrees: SH_VXLAN when it goes to a VXLAN port (f->vx), SH_PLAIN
+ * when it is not VXLAN, GPE or Geneve, NOT_FAST otherwise. */
+VXC_INLINE enum shape fast_l4(struct fast *f, const uint8_t *frame,
+			      const struct vxgbp_parse_opts *o)
+{
+	struct vxc c = layer(frame, f->l4, f->end);
+
+	if (f->proto == IPPROTO_UDP_) {
+		if (!vxc_need(&c, 8))
+			return NOT_FAST;
+		f->dport = vxc_be16_at(&c, 2);
+		f->ulen = vxc_be16_at(&c, 4);
+		f->ucsum = vxc_be16_at(&c, 6);
+		if (f->ulen < 8 || f->l4 + f->ulen > f->l3 + f->tot)
+			return NOT_FAST;
+		if (f->l4 + f->ulen < f->end) /* pkt.c declare_len */
+			f->end = f->l4 + f->ulen;
+		if (vxgbpi_is_vxlan_port(o, f->dport)) {
+			f->vx = f->l4 + 8;
+			return SH_VXLAN;
+		}
+		/* vxgbp_udp_kind()'s other ports: pkt_walk.c walks them */
+		if (!(o->flags & VXGBP_PARSE_NO_WALK) &&
+		    (f->dport == VXGBP_PORT_GPE || f->dport == VXGBP_PORT_GENEVE))
+			return NOT_FAST;
+		return SH_PLAIN;
+	}
+	if (f->proto == IPPROTO_TCP_) {
+		if (!vxc_need(&c, 20))
+			return NOT_FAST;
+		f->tcp_hlen = (uint8_t)((vxc_u8_at(&c, 12) >> 4) * 4);
+		return f->tcp_hlen >= 20 && vxc_need(&c, f->tcp_hlen) ? SH_PLAIN : NOT_FAST;
+	}
+	if (f->proto == IPPROTO_ICMP_ || f->proto == IPPROTO_ICMPV6_)
+		return vxc_need(&c, 4) ? SH_PLAIN : NOT_FAST;
+	return NOT_FAST; /* other protocols, tunnels among them: pkt_walk.c */
+}
+
+/* An ARP header as pkt.c's parse_arp() reads it without failing. */
+VXC_INLINE int fast_arp(const struct fast *f, const uint8_t *frame, size_t caplen)
+{
+	struct vxc c = layer(frame, f->l3, caplen);
+
+	if (!vxc_need(&c, 8))
+		return 0;
+	if (vxc_be16_at(&c, 2) == ETH_P_IP && vxc_u8_at(&c, 4) == 6 && vxc_u8_at(&c, 5) == 4)
+		return vxc_need(&c, 28);
+	return 1;
+}
+
+/* Outer Ethernet [one 802.1Q tag], then IPv4 / IPv6 and their L4 header,
+ * or ARP: what follows them. */
+VXC_INLINE enum shape fast_outer(struct fast *f, const uint8_t *frame, size_t caplen,
+				 size_t wirelen, const struct vxgbp_parse_opts *o)
+{
+	struct vxc c = layer(frame, 0, caplen);
+
+	if (!vxc_need(&c, 18))
+		return NOT_FAST;
+	f->et = vxc_be16_at(&c, 12);
+	f->l3 = 14;
+	if (f->et == ETH_P_8021Q_) {
+		f->tci = vxc_be16_at(&c, 14);
+		f->et = vxc_be16_at(&c, 16); /* a second tag: not IP nor ARP */
+		f->l3 = 18;
+	}
+	if (f->et == ETH_P_ARP_)
+		return fast_arp(f, frame, caplen) ? SH_ARP : NOT_FAST;
+	if (!fast_l3(f, frame, caplen, wirelen))
+		return NOT_FAST;
+	return fast_l4(f, frame, o);
+}
+
 /* Inner Ethernet, IPv4 without options, TCP/UDP/ICMP with its header
- * whole and lengths that agree.  1 when the inner frame is that shape. */
-VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c,
+ * whole and lengths that agree, behind a VXLAN (not GPE) header at f->vx.
+ * Offsets here are from the VXLAN header.  1 when it is that shape. */
+VXC_INLINE int fast_inner(struct fast *f, const uint8_t *frame,
 			  const struct vxgbp_parse_opts *o)
 {
-	size_t l4need, wend = 34 + f->ulen;
+	struct vxc c = layer(frame, f->vx, f->end);
+	size_t l4need, wend = f->ulen - 8; /* the UDP payload on the wire */
 
-	if (f->end < FAST_MIN || vxc_be16_at(c, 62) != ETHERTYPE_IPV4 || vxc_u8_at(c, 64) != 0x45)
+	if (!vxc_need(&c, IN_L4) ||
+	    /* P without G: a GPE header on a VXLAN port (pkt.c decodes it) */
+	    (vxc_be16_at(&c, 0) & (VXGBP_F_G | VXGBP_GPE_F_P)) == VXGBP_GPE_F_P ||
+	    vxc_be16_at(&c, 20) != ETHERTYPE_IPV4 || vxc_u8_at(&c, 22) != 0x45)
 		return 0;
-	f->itot = vxc_be16_at(c, 66);
-	f->ifrag = vxc_be16_at(c, 70);
-	if ((f->ifrag & 0x3fff) || f->itot < 20 || 64 + f->itot > wend)
+	f->itot = vxc_be16_at(&c, 24);
+	f->ifrag = vxc_be16_at(&c, 28);
+	f->iproto = vxc_u8_at(&c, 31);
+	if ((f->ifrag & 0x3fff) || f->itot < 20 || 22 + f->itot > wend)
 		return 0;
-	f->end = f->end < 64 + f->itot ? f->end : 64 + f->itot;
-	f->iproto = vxc_u8_at(c, 73);
+	if (f->vx + 22 + f->itot < f->end)
+		f->end = f->vx + 22 + f->itot;
 	l4need = f->iproto == IPPROTO_UDP_ ? 8 : f->iproto == IPPROTO_TCP_ ? 20
 		 : f->iproto == IPPROTO_ICMP_ ? 4 : 0;
-	if (!l4need || f->end < FAST_MIN + l4need)
+	c = layer(frame, f->vx + IN_L4, f->end);
+	if (!l4need || !vxc_need(&c, l4need))
 		return 0;
 	if (f->iproto == IPPROTO_UDP_) {
-		size_t n = vxc_be16_at(c, 88);
-		uint16_t d = vxc_be16_at(c, 86);
+		size_t n = vxc_be16_at(&c, 4);
+		uint16_t d = vxc_be16_at(&c, 2);
 
 		/* VXLAN in VXLAN: pkt_walk.c walks the nested header (the
 		 * default ports tested inline: most inner UDP is not VXLAN) */
@@ -131,88 +206,211 @@ VXC_INLINE int fast_inner(struct fast *f, const struct vxc *c,
 		     o->n_ports) && !(o->flags & VXGBP_PARSE_NO_WALK) &&
 		    vxgbp_udp_kind(o, d) != VXGBP_UDP_OTHER)
 			return 0;
-		return n >= 8 && 84 + n <= 64 + f->itot;
+		return n >= 8 && 20 + n <= f->itot;
 	}
 	if (f->iproto == IPPROTO_TCP_) {
-		f->tcp_hlen = (uint8_t)((vxc_u8_at(c, 96) >> 4) * 4);
-		return f->tcp_hlen >= 20 && f->end >= FAST_MIN + (size_t)f->tcp_hlen;
+		f->itcp_hlen = (uint8_t)((vxc_u8_at(&c, 12) >> 4) * 4);
+		return f->itcp_hlen >= 20 && vxc_need(&c, f->itcp_hlen);
 	}
 	return 1;
 }
 
-/* The inner TCP/UDP/ICMP header at 84, as pkt.c's parse_l4() fills it. */
-VXC_INLINE void fill_inner_l4(struct vxgbp_l4 *l4, const struct vxc *c, const struct fast *f)
+/* The Ethernet header at off (14 bytes there, checked), as pkt.c's
+ * parse_eth() fills it: its ethertype et, after one 802.1Q tag when
+ * tagged. */
+VXC_INLINE void fill_eth(struct vxgbp_l2 *l2, const uint8_t *frame, size_t off, uint16_t et,
+			 int tagged, uint16_t tci)
 {
-	l4->off = 84;
-	l4->proto = f->iproto;
-	switch (f->iproto) {
+	l2->off = (int)off;
+	l2->dst = frame + off;
+	l2->src = frame + off + 6;
+	l2->ethertype = et;
+	if (tagged) {
+		l2->n_vlan = 1;
+		l2->vlan_tpid[0] = ETH_P_8021Q_;
+		l2->vlan_tci[0] = tci;
+	}
+}
+
+/* The IPv4 header at off (20 bytes there: fast_l3(), fast_inner()), as
+ * pkt.c's parse_ipv4() fills it. */
+VXC_INLINE void fill_ipv4(struct vxgbp_l3 *l3, const uint8_t *frame, size_t off, size_t tot,
+			  uint16_t frag, uint8_t proto)
+{
+	const uint8_t *h = frame + off;
+
+	l3->off = (int)off;
+	l3->version = 4;
+	l3->tos = h[1];
+	l3->tot_len = (uint32_t)tot;
+	l3->hdr_len = 20;
+	l3->ip_id = vxc_be16(h + 4);
+	l3->dont_frag = (frag & 0x4000) != 0;
+	l3->ttl = h[8];
+	l3->proto = proto;
+	l3->src = h + 12;
+	l3->dst = h + 16;
+}
+
+/* The IPv6 header at off (40 bytes there: fast_l3(); no extension
+ * header), as pkt.c's parse_ipv6() fills it. */
+VXC_INLINE void fill_ipv6(struct vxgbp_l3 *l3, const uint8_t *frame, size_t off, size_t tot,
+			  uint8_t proto)
+{
+	const uint8_t *h = frame + off;
+
+	l3->off = (int)off;
+	l3->version = 6;
+	l3->tos = (uint8_t)(vxc_be16(h) >> 4);
+	l3->flow_label = vxc_be32(h) & 0xfffff;
+	l3->tot_len = (uint32_t)tot;
+	l3->hdr_len = 40;
+	l3->ttl = h[7];
+	l3->proto = proto;
+	l3->src = h + 8;
+	l3->dst = h + 24;
+}
+
+/* The ARP header at off (checked: fast_arp()), as pkt.c's parse_arp(). */
+VXC_INLINE void fill_arp(struct vxgbp_l3 *l3, const uint8_t *frame, size_t off, size_t caplen)
+{
+	struct vxc c = layer(frame, off, caplen);
+
+	l3->off = (int)off;
+	l3->arp_hrd = vxc_be16_at(&c, 0);
+	l3->arp_pro = vxc_be16_at(&c, 2);
+	l3->arp_hln = vxc_u8_at(&c, 4);
+	l3->arp_pln = vxc_u8_at(&c, 5);
+	l3->arp_op = vxc_be16_at(&c, 6);
+	if (l3->arp_pro == ETH_P_IP && l3->arp_hln == 6 && l3->arp_pln == 4) {
+		l3->arp_sha = vxc_ptr_at(&c, 8, 6);
+		l3->arp_spa = vxc_ptr_at(&c, 14, 4);
+		l3->arp_tha = vxc_ptr_at(&c, 18, 6);
+		l3->arp_tpa = vxc_ptr_at(&c, 24, 4);
+	}
+}
+
+/* The TCP/UDP/ICMP header at off (whole before end: fast_l4(),
+ * fast_inner()), as pkt.c's parse_l4() fills it; ip_pay: the bytes of the
+ * IP payload (TCP's payload_len). */
+VXC_INLINE void fill_l4(struct vxgbp_l4 *l4, const uint8_t *frame, size_t off, size_t end,
+			uint8_t proto, uint8_t tcp_hlen, size_t ip_pay)
+{
+	const uint8_t *h = frame + off;
+
+	l4->off = (int)off;
+	l4->proto = proto;
+	switch (proto) {
 	case IPPROTO_UDP_:
-		l4->sport = vxc_be16_at(c, 84);
-		l4->dport = vxc_be16_at(c, 86);
-		l4->len = vxc_be16_at(c, 88);
-		l4->payload_len = (uint32_t)l4->len - 8; /* >= 8: fast_inner() */
-		l4->csum = vxc_be16_at(c, 90);
+		l4->sport = vxc_be16(h);
+		l4->dport = vxc_be16(h + 2);
+		l4->len = vxc_be16(h + 4);
+		l4->payload_len = l4->len - 8; /* >= 8: checked */
+		l4->csum = vxc_be16(h + 6);
 		break;
 	case IPPROTO_TCP_:
-		l4->sport = vxc_be16_at(c, 84);
-		l4->dport = vxc_be16_at(c, 86);
-		l4->tcp_seq = vxc_be32_at(c, 88);
-		l4->tcp_ack = vxc_be32_at(c, 92);
-		l4->tcp_flags = vxc_u8_at(c, 97);
-		l4->tcp_win = vxc_be16_at(c, 98);
-		l4->csum = vxc_be16_at(c, 100);
-		l4->tcp_urg = vxc_be16_at(c, 102);
-		l4->tcp_hlen = f->tcp_hlen;
-		/* the header is within the IP length (fast_inner()) */
-		l4->payload_len = (uint32_t)(f->itot - 20 - f->tcp_hlen);
+		l4->sport = vxc_be16(h);
+		l4->dport = vxc_be16(h + 2);
+		l4->tcp_seq = vxc_be32(h + 4);
+		l4->tcp_ack = vxc_be32(h + 8);
+		l4->tcp_flags = h[13];
+		l4->tcp_win = vxc_be16(h + 14);
+		l4->csum = vxc_be16(h + 16);
+		l4->tcp_urg = vxc_be16(h + 18);
+		l4->tcp_hlen = tcp_hlen;
+		/* the header is within the IP payload (checked) */
+		l4->payload_len = (uint32_t)(ip_pay - tcp_hlen);
 		break;
-	default: /* ICMP: echo identifier / sequence when there are 8 bytes */
-		l4->icmp_type = vxc_u8_at(c, 84);
-		l4->icmp_code = vxc_u8_at(c, 85);
-		l4->csum = vxc_be16_at(c, 86);
-		if (f->end >= FAST_MIN + 8) {
-			l4->sport = vxc_be16_at(c, 88);
-			l4->dport = vxc_be16_at(c, 90);
+	default: /* ICMP, ICMPv6: echo identifier / sequence when 8 bytes */
+		l4->icmp_type = h[0];
+		l4->icmp_code = h[1];
+		l4->csum = vxc_be16(h + 2);
+		if (end >= off + 8) {
+			l4->sport = vxc_be16(h + 4);
+			l4->dport = vxc_be16(h + 6);
 		}
 		break;
 	}
 }
 
+/* The outer layers of a frame of shape s into p: Ethernet, ARP or IP and
+ * its L4 header, with the checksums when csum. */
+VXC_INLINE void fill_outer(struct vxgbp_pkt *p, const struct fast *f, const uint8_t *frame,
+			   size_t caplen, enum shape s, int csum)
+{
+	struct vxgbp_layers *ls = &p->outer;
+	size_t alen = f->et == ETH_P_IP ? 4 : 16;
+
+	fill_eth(&ls->l2, frame, 0, f->et, f->l3 == 18, f->tci);
+	if (s == SH_ARP) {
+		p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3;
+		fill_arp(&ls->l3, frame, f->l3, caplen);
+		return;
+	}
+	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4;
+	if (f->et == ETH_P_IP) {
+		fill_ipv4(&ls->l3, frame, f->l3, f->tot, f->frag, f->proto);
+		if (csum)
+			p->ip_csum_ok = vxgbpi_ipv4_hdr20_ok(frame + f->l3);
+	} else {
+		fill_ipv6(&ls->l3, frame, f->l3, f->tot, f->proto);
+	}
+	fill_l4(&ls->l4, frame, f->l4, f->end, f->proto, f->tcp_hlen,
+		f->tot - ls->l3.hdr_len);
+	/* the UDP checksum covers the datagram if it was captured whole */
+	if (f->proto == IPPROTO_UDP_ && csum && f->ucsum && f->l4 + f->ulen <= caplen)
+		p->udp_csum_ok = vxgbpi_udp_csum_ok(ls->l3.src, ls->l3.dst, alen,
+						    frame + f->l4, f->ulen);
+}
+
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o)
 {
-	struct vxc c;
-	struct fast f;
+	struct fast f = { 0 }; /* all set before use; GCC cannot see it */
+	enum shape s = fast_outer(&f, frame, caplen, wirelen, o);
+	size_t in;
 
-	vxc_init(&c, frame, caplen);
-	if (!vxc_need(&c, FAST_MIN) ||
-	    !fast_outer(&f, &c, frame, wirelen, o,
-			!(o->flags & (VXGBP_PARSE_NO_CSUM | VXGBP_PARSE_SUMMARY))) ||
-	    !fast_inner(&f, &c, o))
+	if (s == NOT_FAST || (s == SH_VXLAN && !fast_inner(&f, frame, o)))
 		return 0;
-
-	/* The frame is the common shape: fill in what pkt.c would. */
-	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4 | VXGBP_HAVE_VXLAN |
-		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
-	fill_eth_ipv4(&p->outer, &c, 0, f.tot, f.frag, IPPROTO_UDP_);
-	if (!(o->flags & (VXGBP_PARSE_NO_CSUM | VXGBP_PARSE_SUMMARY)))
-		p->ip_csum_ok = vxgbpi_ipv4_hdr20_ok(frame + 14);
-	p->outer.l4.off = 34;
-	p->outer.l4.proto = IPPROTO_UDP_;
-	p->outer.l4.sport = vxc_be16_at(&c, 34);
-	p->outer.l4.dport = f.dport;
-	p->outer.l4.len = (uint32_t)f.ulen;
-	p->outer.l4.payload_len = (uint32_t)f.ulen - 8;
-	p->outer.l4.csum = f.ucsum;
-	p->udp_csum_ok = f.udp_ok;
-
-	p->vxlan_off = 42;
-	vxgbp_hdr_decode(&p->vx, frame + 42, VXGBP_HDR_LEN);
+	/* The frame is one of the shapes: fill in what pkt.c would. */
+	fill_outer(p, &f, frame, caplen, s,
+		   !(o->flags & (VXGBP_PARSE_NO_CSUM | VXGBP_PARSE_SUMMARY)));
+	if (s != SH_VXLAN)
+		return 1;
+	p->have |= VXGBP_HAVE_VXLAN | VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 |
+		   VXGBP_HAVE_INNER_L4;
+	p->vxlan_off = (int)f.vx;
+	vxgbp_hdr_decode(&p->vx, frame + f.vx, VXGBP_HDR_LEN);
 	vxgbpi_vxlan_findings(p, 0); /* the same rules as pkt.c, written once */
 
-	fill_eth_ipv4(&p->inner, &c, 50, f.itot, f.ifrag, f.iproto);
-	fill_inner_l4(&p->inner.l4, &c, &f);
+	in = f.vx + VXGBP_HDR_LEN;
+	fill_eth(&p->inner.l2, frame, in, ETHERTYPE_IPV4, 0, 0);
+	fill_ipv4(&p->inner.l3, frame, in + 14, f.itot, f.ifrag, f.iproto);
+	fill_l4(&p->inner.l4, frame, f.vx + IN_L4, f.end, f.iproto, f.itcp_hlen, f.itot - 20);
 	return 1;
+}
+
+/* A summary of a frame that is not VXLAN: no VXLAN header, no inner
+ * frame, as pkt.c's init leaves them. */
+VXC_INLINE void summary_plain(struct vxgbp_pkt *p)
+{
+	p->vxlan_off = -1;
+	p->vx.flags = 0;
+	p->vx.group = 0;
+	p->vx.vni = 0;
+	p->vx.rsvd = 0;
+	p->vx_kind = VXGBP_VX_VXLAN;
+	p->inner.l2.off = -1;
+	p->inner.l2.dst = NULL;
+	p->inner.l2.src = NULL;
+	p->inner.l2.ethertype = 0;
+	p->inner.l2.n_vlan = 0;
+	p->inner.l3.off = -1;
+	p->inner.l3.version = 0;
+	p->inner.l3.src = NULL;
+	p->inner.l3.dst = NULL;
+	p->inner.l3.arp_spa = NULL;
+	p->inner.l3.arp_tpa = NULL;
 }
 
 /* VXGBP_PARSE_SUMMARY (vxgbp.h): the same checks, no checksum, and only the
@@ -222,36 +420,41 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 			 size_t wirelen, const struct vxgbp_parse_opts *o)
 {
-	struct vxc c;
-	struct fast f;
+	struct fast f = { 0 }; /* all set before use; GCC cannot see it */
 	struct vxgbp_l2 *l2 = &p->inner.l2;
 	struct vxgbp_l3 *l3 = &p->inner.l3;
+	enum shape s = fast_outer(&f, frame, caplen, wirelen, o);
+	size_t in;
 
-	vxc_init(&c, frame, caplen);
-	if (!vxc_need(&c, FAST_MIN) || !fast_outer(&f, &c, frame, wirelen, o, 0) ||
-	    !fast_inner(&f, &c, o))
+	if (s == NOT_FAST || (s == SH_VXLAN && !fast_inner(&f, frame, o)))
 		return 0;
 	p->caplen = (uint32_t)caplen;
 	p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
-	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4 | VXGBP_HAVE_VXLAN |
-		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
 	p->err = 0;
 	p->err_layer = NULL;
-	p->vxlan_off = 42;
-	p->vx_kind = VXGBP_VX_VXLAN;
 	p->n_encap = 0;
 	p->n_nested = 0;
 	p->has_cooked = 0;
-	vxgbp_hdr_decode(&p->vx, frame + 42, VXGBP_HDR_LEN);
-	l2->off = 50;
-	l2->dst = vxc_ptr_at(&c, 50, 6);
-	l2->src = vxc_ptr_at(&c, 56, 6);
+	if (s != SH_VXLAN) {
+		p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | (s == SH_ARP ? 0 : VXGBP_HAVE_L4);
+		summary_plain(p);
+		return 1;
+	}
+	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4 | VXGBP_HAVE_VXLAN |
+		  VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
+	p->vxlan_off = (int)f.vx;
+	p->vx_kind = VXGBP_VX_VXLAN;
+	vxgbp_hdr_decode(&p->vx, frame + f.vx, VXGBP_HDR_LEN);
+	in = f.vx + VXGBP_HDR_LEN;
+	l2->off = (int)in;
+	l2->dst = frame + in;
+	l2->src = frame + in + 6;
 	l2->ethertype = ETHERTYPE_IPV4;
 	l2->n_vlan = 0;
-	l3->off = 64;
+	l3->off = (int)in + 14;
 	l3->version = 4;
-	l3->src = vxc_ptr_at(&c, 76, 4);
-	l3->dst = vxc_ptr_at(&c, 80, 4);
+	l3->src = frame + in + 26;
+	l3->dst = frame + in + 30;
 	l3->arp_spa = NULL;
 	l3->arp_tpa = NULL;
 	return 1;

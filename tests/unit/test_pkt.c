@@ -115,6 +115,10 @@ static const struct fcase cases[] = {
 	  { GI, 0xe00, 14, 0 }, 4, 0, 17, 6, -1, -1, opt_rr, sizeof(opt_rr) },
 	{ "inner ipv6 hop-by-hop", VXGBP_LINK_ETHERNET, 6, 0, { 0 }, { 0 }, NULL, 0, 50013, 4789, 0, 0,
 	  { GI, 0xf00, 15, 0 }, 6, 0, 6, 6, -1, -1, hbh_ra, sizeof(hbh_ra) },
+	{ "v6 vlan, inner v4 tcp", VXGBP_LINK_ETHERNET, 6, 1, { 0 }, { 0x3007 }, NULL, 0, 50014,
+	  4789, 0, 0, { GI, 0xf01, 16, 0 }, 4, 0, 6, 40, -1, -1, NULL, 0 },
+	{ "v4 802.1ad tag, inner v4 tcp", VXGBP_LINK_ETHERNET, 4, 1, { 0x88a8 }, { 7 }, NULL, 0, 50015,
+	  4789, 0, 0, { GI, 0xf02, 17, 0 }, 4, 0, 6, 12, -1, -1, NULL, 0 },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -1108,7 +1112,8 @@ START_TEST(test_fast_path)
 		on.flags |= VXGBP_PARSE_NO_CSUM;
 		build_case(c, f, &l);
 		/* the shape pkt_fast.c is for */
-		common = c->link == VXGBP_LINK_ETHERNET && c->ov == 4 && !c->n_vlan && !c->opts &&
+		common = c->link == VXGBP_LINK_ETHERNET && !c->opts &&
+			 (!c->n_vlan || (c->n_vlan == 1 && (!c->tpid[0] || c->tpid[0] == 0x8100))) &&
 			 c->iv == 4 && !c->in_vlan && !c->iopts &&
 			 (c->iproto == 6 || c->iproto == 17 || c->iproto == 1);
 		CTX("%s", c->name);
@@ -1146,6 +1151,101 @@ START_TEST(test_fast_path)
 	}
 	ck_assert_uint_gt(taken_full, 2);
 	ck_assert_uint_gt(taken, 200); /* 429 when written */
+}
+END_TEST
+
+/* Every truncation, wire length and one-byte change of the first hdr
+ * bytes of f: the one-pass parse agrees with the layered one.  Returns
+ * how often the one-pass parser took the frame. */
+static unsigned fast_variants(const uint8_t *f, size_t len, size_t hdr,
+			      const struct vxgbp_parse_opts *o)
+{
+	static uint8_t m[MAXF];
+	struct vxgbp_parse_opts on = *o;
+	unsigned taken = 0;
+
+	on.flags |= VXGBP_PARSE_NO_CSUM;
+	for (size_t n = 0; n <= len; n++) {
+		taken += (unsigned)same_both_ways(f, n, len, o);
+		same_both_ways(f, n, n, &on);
+		same_both_ways(f, n, len + 100, o);
+	}
+	for (size_t at = 0; at < hdr && at < len; at++) {
+		static const int vals[] = { 0x00, 0xff, -1 };
+
+		for (size_t v = 0; v < 3; v++) {
+			memcpy(m, f, len);
+			m[at] = vals[v] < 0 ? (uint8_t)(f[at] ^ 1) : (uint8_t)vals[v];
+			taken += (unsigned)same_both_ways(m, len, len, o);
+			same_both_ways(m, len, len, &on);
+		}
+	}
+	return taken;
+}
+
+/* f with an 802.1Q tag after the MAC addresses; its new length. */
+static size_t add_tag(uint8_t *f, size_t n, uint16_t tci)
+{
+	memmove(f + 16, f + 12, n - 12);
+	put16(f + 12, 0x8100);
+	put16(f + 14, tci);
+	return n + 4;
+}
+
+/* Frames that are not VXLAN (pkt_fast.c takes TCP, UDP to other ports,
+ * ICMP over IPv4 or IPv6, with or without one tag, and ARP): the same
+ * struct both ways, and the one-pass parser takes the whole frame. */
+START_TEST(test_fast_not_vxlan)
+{
+	static uint8_t f[MAXF];
+	static const uint8_t pl[40] = "a payload that is not a VXLAN header";
+	static const struct { uint8_t proto; uint16_t dport; int fast; } l4s[] = {
+		{ 6, 4789, 1 }, { 17, 53, 1 }, { 17, 4790, 0 }, { 17, 6081, 0 },
+		{ 1, 0, 1 }, { 58, 0, 1 }, { 6, 443, 1 },
+	};
+	struct vxgbp_eth_spec eth = { .dst = { 1 }, .src = { 2 } };
+	struct vxgbp_parse_opts o;
+	unsigned taken = 0;
+
+	vxgbp_parse_opts_init(&o);
+	for (int v = 4; v <= 6; v += 2)
+		for (size_t i = 0; i < sizeof(l4s) / sizeof(l4s[0]); i++)
+			for (int tag = 0; tag < 2; tag++) {
+				struct vxgbp_ip_spec ip = { .version = (uint8_t)v, .ttl = 9 };
+				struct vxgbp_l4_spec l4 = { .proto = l4s[i].proto, .sport = 1000,
+							    .dport = l4s[i].dport, .tcp_seq = 7,
+							    .icmp_type = 8 };
+				int n;
+				size_t len;
+
+				memcpy(ip.src, v == 4 ? o4s : o6s, v == 4 ? 4 : 16);
+				memcpy(ip.dst, v == 4 ? o4d : o6d, v == 4 ? 4 : 16);
+				CTX("v%d proto %u port %u tag %d", v, l4.proto, l4.dport, tag);
+				n = vxgbp_frame_build(f, sizeof(f), &eth, &ip, &l4, pl, sizeof(pl));
+				EXPECT(n > 0, "build %d", n);
+				if (n <= 0)
+					continue;
+				len = tag ? add_tag(f, (size_t)n, 0x2005) : (size_t)n;
+				EXPECT_EQ(same_both_ways(f, len, len, &o), l4s[i].fast);
+				taken += fast_variants(f, len, len - sizeof(pl) + 4, &o);
+			}
+	/* ARP request, IPv4 over Ethernet; and one of another protocol */
+	for (int kind = 0; kind < 2; kind++) {
+		size_t len = 14 + 28;
+
+		memset(f, 0, len);
+		memcpy(f, "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06", 14);
+		memcpy(f + 14, kind ? "\0\x01\x86\xdd\x06\x10\0\x01" : "\0\x01\x08\0\x06\x04\0\x01", 8);
+		memcpy(f + 22, "\x02\0\0\0\0\x01\xc0\0\x02\x01", 10);
+		memcpy(f + 38, "\xc0\0\x02\x02", 4);
+		CTX("arp %d", kind);
+		EXPECT_EQ(same_both_ways(f, len, len, &o), 1);
+		taken += fast_variants(f, len, len, &o);
+		len = add_tag(f, len, 3);
+		EXPECT_EQ(same_both_ways(f, len, len, &o), 1);
+		taken += fast_variants(f, len, len, &o);
+	}
+	ck_assert_uint_gt(taken, 1000);
 }
 END_TEST
 
@@ -1890,6 +1990,7 @@ int main(void)
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_mutations);
 	tcase_add_test(tc, test_fast_path);
+	tcase_add_test(tc, test_fast_not_vxlan);
 	tcase_add_test(tc, test_entry_points);
 	tcase_add_test(tc, test_entry_points_guarded);
 	tc = unit_tcase(s, "misc");
