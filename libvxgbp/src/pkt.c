@@ -490,6 +490,11 @@ void vxgbpi_pkt_init(struct vxgbp_pkt *p)
 	const size_t n = offsetof(struct vxgbp_pkt, encap); /* not the arrays */
 	size_t i;
 
+	/* unrolled: the count is a constant, and the loop's own compare and
+	 * add were a third of the init (callgrind) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
 	for (i = 0; i + 64 <= n; i += 64)
 		memset(d + i, 0, 64);
 	memset(d + i, 0, n - i);

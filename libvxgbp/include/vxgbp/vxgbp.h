@@ -559,16 +559,20 @@ struct vxgbp_parse_opts {
                                              nesting, no GPE port */
 #define VXGBP_PARSE_SUMMARY 0x20u         /* vxgbp_pkt_parse(): fill only what
                                              a traffic summary reads (below) */
-/* VXGBP_PARSE_SUMMARY (1.2): a frame of the common shape (the one-pass
- * parser's: Ethernet/IPv4/UDP to a VXLAN port/VXLAN(-GBP)/Ethernet/IPv4/
- * TCP, UDP or ICMP) gets only caplen, wirelen, have, err (0), err_layer
- * (NULL), vxlan_off, vx, vx_kind, n_encap (0), n_nested (0), has_cooked
- * (0), inner.l2 (off, src, dst, ethertype, n_vlan) and inner.l3 (off,
- * version, src, dst, arp_spa and arp_tpa NULL), each equal to the full
- * parse's; every other field is left as it was: read none of them.  No
- * checksum is verified.  Any other frame gets the full parse (as with
- * VXGBP_PARSE_NO_CSUM).  What vxgbp_track_frame() reads for
- * VXGBP_TRACK_MATRIX alone is among these fields (gbpdump --stats). */
+/* VXGBP_PARSE_SUMMARY (1.2): a frame of one of the one-pass parser's
+ * shapes - Ethernet [one 802.1Q tag], IPv4 without options or IPv6
+ * without extension headers, then either UDP to a VXLAN port/VXLAN(-GBP)/
+ * Ethernet/IPv4/TCP, UDP or ICMP, or (not VXLAN) TCP, UDP to another
+ * port than GPE's or Geneve's, ICMP; or Ethernet [one tag]/ARP - gets
+ * only caplen, wirelen, have, err (0), err_layer (NULL), vxlan_off, vx,
+ * vx_kind, n_encap (0), n_nested (0), has_cooked (0), inner.l2 (off, src,
+ * dst, ethertype, n_vlan) and inner.l3 (off, version, src, dst, arp_spa
+ * and arp_tpa NULL), each equal to the full parse's (a frame that is not
+ * VXLAN: vxlan_off -1, vx zero, no inner layer); every other field is
+ * left as it was: read none of them.  No checksum is verified.  Any other
+ * frame gets the full parse (as with VXGBP_PARSE_NO_CSUM).  What
+ * vxgbp_track_frame() reads for VXGBP_TRACK_MATRIX alone is among these
+ * fields (gbpdump --stats). */
 
 /* The one port rule, for every front end: what a UDP datagram carries, by
  * its destination port alone.  A receiving VTEP's socket is bound to the
