@@ -126,13 +126,16 @@ static inline void trk_addr_words(uint64_t *w, const uint8_t *a, size_t len)
 	}
 }
 
-/* The slot of key k (hash h), or NULL; never inserts. */
-static inline struct trk_slot *trk_tab_find(const struct trk_tab *t, const uint64_t *k,
-					    unsigned nw, uint64_t h)
+/* The slot of key k (hash h), or NULL; never inserts.  *end gets the free
+ * slot the probe ended on (NULL when the table has none yet): where an
+ * insertion right after would put k (trk_tab_put). */
+static inline struct trk_slot *trk_tab_probe(const struct trk_tab *t, const uint64_t *k,
+					     unsigned nw, uint64_t h, struct trk_slot **end)
 {
 	size_t i;
 	uint64_t w0;
 
+	*end = NULL;
 	if (!t->cap)
 		return NULL;
 	/* word 0 (VNI, group or ports) first: the slots a probe passes
@@ -140,7 +143,16 @@ static inline struct trk_slot *trk_tab_find(const struct trk_tab *t, const uint6
 	for (i = h & (t->cap - 1); (w0 = t->s[i].k[0]); i = (i + 1) & (t->cap - 1))
 		if (w0 == k[0] && trk_key_eq(t->s[i].k, k, nw))
 			return &t->s[i];
+	*end = &t->s[i];
 	return NULL;
+}
+
+static inline struct trk_slot *trk_tab_find(const struct trk_tab *t, const uint64_t *k,
+					    unsigned nw, uint64_t h)
+{
+	struct trk_slot *end;
+
+	return trk_tab_probe(t, k, nw, h, &end);
 }
 
 /* Insert k, known to be absent: the new slot (values zero), or NULL when
@@ -182,6 +194,24 @@ grow:
 	if ((s = vxgbpi_tab_insert(m, t, k, h)))
 		*is_new = 1;
 	return s;
+}
+
+/* Insert k, absent, whose probe (trk_tab_probe, table unchanged since
+ * but for other insertions) ended on free slot end: into end when it is
+ * still free and the table need not grow (an insertion since can only have
+ * filled end itself: every other slot of k's probe was taken), else as
+ * vxgbpi_tab_insert does.  NULL: no room. */
+static inline struct trk_slot *trk_tab_put(struct trk_mem *m, struct trk_tab *t,
+					   struct trk_slot *end, const uint64_t *k, uint64_t h)
+{
+	if (!end || end->k[0] || (t->n + 1) * 4 > t->cap * 3)
+		return vxgbpi_tab_insert(m, t, k, h);
+	for (unsigned j = 0; j < t->nw; j++)
+		end->k[j] = k[j];
+	if (t->nw == TRK_KEY4)
+		end->k[TRK_KEY4] = h;
+	t->n++;
+	return t->last = end;
 }
 
 void vxgbpi_tab_init(struct trk_tab *t, unsigned nw);

@@ -11,10 +11,10 @@
  * group) when the matrix is read, so a destination that speaks only later
  * in the capture still gets its group.
  *
- * With VXGBP_TRACK_MATRIX alone, a frame's three table updates (VNI, pair,
- * source endpoint) are a software pipeline one frame deep: the frame's keys
- * are hashed and their slots prefetched, then the previous frame's updates
- * are applied.  With many flows the slots miss every cache, and this hides
+ * With VXGBP_TRACK_MATRIX alone, a frame's updates (its group's counters,
+ * then the VNI, pair and source endpoint tables) are a software pipeline one
+ * frame deep: the frame's keys are hashed and their counters and slots
+ * prefetched, then the previous frame's updates are applied.  With many flows the slots miss every cache, and this hides
  * that wait behind the caller's parse of the next frame.  The order of
  * updates is kept, so the tables end the same; every reading function
  * applies the waiting frame first.
@@ -73,6 +73,9 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 	if (!n)
 		return 0;
 	q->n = 0;
+	if (!st->g_frames[q->g]++)
+		st->seen[st->nseen++] = q->g;
+	st->g_bytes[q->g] += q->wirelen;
 	if ((s = trk_tab_get(&st->mem, &st->vnis, q->vni, TRK_KEY4, q->h_vni, &is_new))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += q->wirelen;
@@ -102,17 +105,13 @@ unsigned vxgbpi_matrix_flush(struct trk_state *st)
 	return st->pipeline ? apply(st, &st->pend[st->cur]) : 0;
 }
 
-/* Group counters at once; table updates now, or (pipeline) the previous
- * frame's now and this one's at the next call. */
+/* The frame's updates (group counters, tables) now, or (pipeline) the
+ * previous frame's now and this one's at the next call. */
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 {
 	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
 	struct trk_pend *q = &st->pend[st->pipeline ? st->cur ^ 1 : 0];
 	unsigned full;
-
-	if (!st->g_frames[g]++)
-		st->seen[st->nseen++] = g;
-	st->g_bytes[g] += p->wirelen;
 
 	q->n = 1;
 	q->g = g;
@@ -126,6 +125,12 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 	}
 	if (!st->pipeline)
 		return apply(st, q);
+	/* the group's counters and the VNI's slot: both miss the cache as
+	 * often as the pair's and the endpoint's slots (many groups, 4,000
+	 * VNIs on the diverse capture) */
+	TRK_PREFETCH_W(&st->g_frames[g]);
+	TRK_PREFETCH_W(&st->g_bytes[g]);
+	trk_tab_prefetch(&st->vnis, q->h_vni);
 	if (q->n >= 2)
 		trk_tab_prefetch(&st->pairs, q->h_pair);
 	if (q->n >= 3)

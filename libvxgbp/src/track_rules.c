@@ -135,6 +135,7 @@ struct keys {
 	uint64_t h_mac, h_ip, h_flow;
 	int has_ip, has_flow;
 	struct trk_slot *s_mac, *s_ip, *s_flow;
+	struct trk_slot *e_mac, *e_ip, *e_flow; /* where their probes ended */
 };
 
 /* Endpoints: VNI + inner source MAC, VNI + inner source IP (or ARP
@@ -203,21 +204,26 @@ static void judge(struct trk_slot *s, const struct vxgbp_pkt *p, uint64_t frame,
  * table). */
 static void keys_find(struct keys *k, const struct trk_state *st)
 {
-	k->s_mac = trk_tab_find(&st->eps, k->mac, TRK_KEY4, k->h_mac);
-	k->s_ip = k->has_ip ? trk_tab_find(&st->eps, k->ip, TRK_KEY4, k->h_ip) : NULL;
-	k->s_flow = k->has_flow ? trk_tab_find(&st->flows, k->flow, TRK_KEY6, k->h_flow) : NULL;
+	k->s_mac = trk_tab_probe(&st->eps, k->mac, TRK_KEY4, k->h_mac, &k->e_mac);
+	k->s_ip = k->s_flow = k->e_ip = k->e_flow = NULL;
+	if (k->has_ip)
+		k->s_ip = trk_tab_probe(&st->eps, k->ip, TRK_KEY4, k->h_ip, &k->e_ip);
+	if (k->has_flow)
+		k->s_flow = trk_tab_probe(&st->flows, k->flow, TRK_KEY6, k->h_flow, &k->e_flow);
 }
 
-/* The slot of a key found by keys_find (s), or inserted now; NULL when it
- * found no room (*full gets bit).  cap0: the table's size when s was
- * found (an insertion since may have moved every slot). */
-static struct trk_slot *slot_of(struct trk_state *st, struct trk_tab *t, struct trk_slot *s,
-				size_t cap0, const uint64_t *k, unsigned nw, uint64_t h,
-				unsigned *full, unsigned bit)
+/* The slot of a key found by keys_find (s; else its probe ended on free
+ * slot end), or inserted now; NULL when it found no room (*full gets
+ * bit).  cap0: the table's size when s was found (an insertion since may
+ * have moved every slot). */
+static inline struct trk_slot *slot_of(struct trk_state *st, struct trk_tab *t, struct trk_slot *s,
+				struct trk_slot *end, size_t cap0, const uint64_t *k,
+				unsigned nw, uint64_t h, unsigned *full, unsigned bit)
 {
 	if (t->cap != cap0)
-		s = nw == TRK_KEY6 ? trk_tab_find(t, k, TRK_KEY6, h) : trk_tab_find(t, k, TRK_KEY4, h);
-	if (!s && !(s = vxgbpi_tab_insert(&st->mem, t, k, h)))
+		s = nw == TRK_KEY6 ? trk_tab_probe(t, k, TRK_KEY6, h, &end)
+				   : trk_tab_probe(t, k, TRK_KEY4, h, &end);
+	if (!s && !(s = trk_tab_put(&st->mem, t, end, k, h)))
 		*full |= bit;
 	return s;
 }
@@ -232,15 +238,17 @@ static unsigned changes(struct trk_state *st, const struct keys *k, const struct
 	unsigned full = 0;
 	struct trk_slot *s;
 
-	s = slot_of(st, &st->eps, k->s_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full, fe);
+	s = slot_of(st, &st->eps, k->s_mac, k->e_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full,
+		    fe);
 	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
 	if (k->has_ip) {
-		s = slot_of(st, &st->eps, k->s_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full, fe);
+		s = slot_of(st, &st->eps, k->s_ip, k->e_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full,
+			    fe);
 		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_IP, r);
 	}
 	if (k->has_flow) {
-		s = slot_of(st, &st->flows, k->s_flow, st->flows.cap, k->flow, TRK_KEY6,
-			    k->h_flow, &full, ff);
+		s = slot_of(st, &st->flows, k->s_flow, k->e_flow, st->flows.cap, k->flow,
+			    TRK_KEY6, k->h_flow, &full, ff);
 		judge(s, p, frame, VXGBP_R_FLOW_GROUP_CHANGE, VXGBP_KEY_FLOW, r);
 	}
 	return full;
