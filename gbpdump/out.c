@@ -8,6 +8,10 @@
 
 #include <vxgbp/vxgbp.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "out.h"
 
 const char gd_digits2[200] =
@@ -287,37 +291,50 @@ static char *lw_hex16(char *d, unsigned v)
 	return lw_mem(d, gd_hex2[v & 0xff], 2);
 }
 
+/* bit i set when group i of an IPv6 address is zero: one compare of the
+ * eight groups with SSE2 */
+static unsigned zero_groups(const uint8_t *a)
+{
+#ifdef __SSE2__
+	__m128i z = _mm_setzero_si128();
+	__m128i eq = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)a), z);
+
+	return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(eq, z));
+#else
+	unsigned zero = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		zero |= (unsigned)(!a[2 * i] && !a[2 * i + 1]) << i;
+	return zero;
+#endif
+}
+
 /* RFC 5952 as libvxgbp's vxgbp_addr_format writes it (and inet_ntop):
  * the longest run of two or more zero groups, the first on a tie, is
  * "::"; ::ffff:a.b.c.d for an IPv4-mapped address; lower-case hex, no
- * leading zeros.  At most 39 bytes. */
+ * leading zeros.  At most 39 bytes.  The run from a bit mask
+ * of the zero groups: the starts of runs of len or more zeros, narrowed
+ * while a longer run remains; the lowest start is the first. */
 static char *lw_ipv6(char *d, const uint8_t *a)
 {
-	unsigned g[8];
-	int best = -1, bestlen = 0;
+	unsigned zero = zero_groups(a), m, best = 8, len = 0, i;
 
-	for (int i = 0; i < 8; i++)
-		g[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
-	for (int i = 0, run = 0; i < 8; i++) {
-		run = g[i] ? 0 : run + 1;
-		if (run > bestlen && run >= 2) {
-			best = i + 1 - run;
-			bestlen = run;
-		}
+	m = zero & (zero >> 1);
+	if (m) {
+		for (len = 2; m & (zero >> len); len++)
+			m &= zero >> len;
+		best = (unsigned)__builtin_ctz(m);
 	}
-	if (best == 0 && bestlen == 5 && g[5] == 0xffff)
+	if (best == 0 && len == 5 && a[10] == 0xff && a[11] == 0xff)
 		return lw_ipv4(LW_LIT(d, "::ffff:"), a + 12);
-	for (int i = 0; i < 8; i++) {
-		if (i == best) {
-			d = LW_LIT(d, "::");
-			i += bestlen - 1;
-			continue;
-		}
-		if (i && i != best + bestlen)
-			*d++ = ':';
-		d = lw_hex16(d, g[i]);
-	}
-	return d;
+	for (i = 0; i < best; i++) /* each group and a colon */
+		d = lw_c(lw_hex16(d, (unsigned)a[2 * i] << 8 | a[2 * i + 1]), ':');
+	if (best == 8)
+		return d - 1;
+	d = best ? lw_c(d, ':') : LW_LIT(d, "::");
+	for (i = best + len; i < 8; i++)
+		d = lw_c(lw_hex16(d, (unsigned)a[2 * i] << 8 | a[2 * i + 1]), ':');
+	return best + len < 8 ? d - 1 : d;
 }
 
 /* IPv6, and '?' for anything neither IPv4 nor IPv6 (lw_addr's rest) */

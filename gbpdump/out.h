@@ -197,6 +197,20 @@ static inline char *lw_u32(char *p, uint32_t v)
 	return p + 4;
 }
 
+/* exactly six digits, zero-padded, of v below 10^6 (microseconds):
+ * lw_u32's three pairs */
+static inline char *lw_dec6(char *p, uint32_t v)
+{
+	uint64_t y = (uint64_t)v * 429497u; /* ceil(2^32 / 10^4) */
+
+	LW_PAIR(p, y);
+	y = LW_NEXT(y);
+	LW_PAIR(p + 2, y);
+	y = LW_NEXT(y);
+	LW_PAIR(p + 4, y);
+	return p + 6;
+}
+
 /* at most 20 bytes */
 char *lw_u64(char *p, uint64_t v);
 

@@ -44,7 +44,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
- * two-digit pairs. */
+ * two-digit pairs (lw_dec6). */
 static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
@@ -62,12 +62,8 @@ static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_pr
 	}
 	if (us >= 1000000)
 		us %= 1000000; /* out_dec_pad's v mod 10^6 */
-	*d = '.';
-	memcpy(d + 1, gd_digits2 + 2 * (us / 10000), 2);
-	memcpy(d + 3, gd_digits2 + 2 * (us / 100 % 100), 2);
-	memcpy(d + 5, gd_digits2 + 2 * (us % 100), 2);
-	d[7] = ' ';
-	return d + 8;
+	d = lw_dec6(lw_c(d, '.'), us);
+	return lw_c(d, ' ');
 }
 
 static void print_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
@@ -1010,7 +1006,8 @@ static void print_text_common(struct gd_out *o, struct gd_print *pp, const struc
 		d = out_reserve(o, COMMON_MAX);
 	}
 	out_commit(o, lw_common_inner(d, p));
-	print_findings(o, p->findings, 0);
+	if (p->findings) /* most frames have none: no call */
+		print_findings(o, p->findings, 0);
 	out_putc(o, '\n');
 }
 

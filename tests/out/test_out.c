@@ -212,9 +212,9 @@ static void lw_one(uint64_t v)
 	lw_expect(b, lw_hexw(b, x, 8), want, "lw_hexw");
 }
 
-/* lw_u32's fixed-point pairs are exact only where their rounding error
- * stays small: every value below 10^7 (past the six-digit case) against
- * plain division. */
+/* lw_u32's and lw_dec6's fixed-point pairs are exact only where their
+ * rounding error stays small: every value below 10^7 (past the six-digit
+ * case) against plain division, below 10^6 against snprintf. */
 static void test_lw_u32_all(void)
 {
 	char b[16], want[16];
@@ -226,6 +226,10 @@ static void test_lw_u32_all(void)
 		do
 			*--q = (char)('0' + x % 10);
 		while (x /= 10);
+		if (v < 1000000) {
+			snprintf(want, sizeof(want), "%06u", v);
+			lw_expect(b, lw_dec6(b, v), want, "lw_dec6");
+		}
 		checks++;
 		if (lw_u32(b, v) - b != e - q || memcmp(b, q, (size_t)(e - q))) {
 			if (++fails <= 20)
