@@ -141,44 +141,74 @@ static inline char *lw_c(char *p, char c)
 	return p + 1;
 }
 
-/* 100000 and above, at most 10 bytes (lw_u32's long case, out of line) */
+/* 1000000 and above, at most 10 bytes (lw_u32's long case, out of line) */
 char *lw_u32_long(char *p, uint32_t v);
 
-/* Decimal, at most 10 bytes.  Up to four digits (ports, lengths, most of
- * a line's numbers) as at most two pairs from gd_digits2, no loop. */
+/* gd_digits2's pair of the integer part of a 32.32 fixed-point y, and y's
+ * fraction times 100: the next pair in the integer part. */
+#define LW_PAIR(p, y) memcpy((p), gd_digits2 + 2 * ((y) >> 32), 2)
+#define LW_NEXT(y) ((uint64_t)(uint32_t)(y) * 100)
+
+/*
+ * Decimal, at most 10 bytes.  Up to six digits (ports, lengths, VNIs, most
+ * of a line's numbers) without a loop or a division: v times 2^32 / 100^k,
+ * rounded up, holds the leading one or two digits in its integer part and
+ * the rest as a binary fraction; each fraction times 100 gives the next
+ * pair.  The rounding error (v * 0.28 at most for 2^32 / 10^4) stays below
+ * what would change a pair below 10^6: unit_out checks every value there.
+ */
 static inline char *lw_u32(char *p, uint32_t v)
 {
-	uint32_t hi, lo;
+	uint64_t y;
 
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
 	if (v < 100) {
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
 		memcpy(p, gd_digits2 + 2 * v, 2);
 		return p + 2;
 	}
-	if (v >= 10000) {
-		if (v >= 100000)
-			return lw_u32_long(p, v);
-		/* five digits (ports): one, then two pairs */
-		hi = v / 10000;
-		*p++ = (char)('0' + hi);
-		v -= hi * 10000;
-		memcpy(p, gd_digits2 + 2 * (v / 100), 2);
-		memcpy(p + 2, gd_digits2 + 2 * (v % 100), 2);
-		return p + 4;
+	if (v < 10000) {
+		y = (uint64_t)v * 42949673u; /* ceil(2^32 / 100) */
+		if (v < 1000) {
+			*p++ = (char)('0' + (y >> 32));
+		} else {
+			LW_PAIR(p, y);
+			p += 2;
+		}
+		y = LW_NEXT(y);
+		LW_PAIR(p, y);
+		return p + 2;
 	}
-	hi = v / 100;
-	lo = v % 100;
-	if (v < 1000) {
-		*p = (char)('0' + hi);
-		memcpy(p + 1, gd_digits2 + 2 * lo, 2);
-		return p + 3;
+	if (v >= 1000000)
+		return lw_u32_long(p, v);
+	y = (uint64_t)v * 429497u; /* ceil(2^32 / 10^4) */
+	if (v < 100000) {
+		*p++ = (char)('0' + (y >> 32));
+	} else {
+		LW_PAIR(p, y);
+		p += 2;
 	}
-	memcpy(p, gd_digits2 + 2 * hi, 2);
-	memcpy(p + 2, gd_digits2 + 2 * lo, 2);
+	y = LW_NEXT(y);
+	LW_PAIR(p, y);
+	y = LW_NEXT(y);
+	LW_PAIR(p + 2, y);
 	return p + 4;
+}
+
+/* exactly six digits, zero-padded, of v below 10^6 (microseconds):
+ * lw_u32's three pairs */
+static inline char *lw_dec6(char *p, uint32_t v)
+{
+	uint64_t y = (uint64_t)v * 429497u; /* ceil(2^32 / 10^4) */
+
+	LW_PAIR(p, y);
+	y = LW_NEXT(y);
+	LW_PAIR(p + 2, y);
+	y = LW_NEXT(y);
+	LW_PAIR(p + 4, y);
+	return p + 6;
 }
 
 /* at most 20 bytes */
@@ -212,12 +242,12 @@ static inline char *lw_hex(char *p, uint32_t v)
 	return lw_hexw(p, v, n);
 }
 
-/* out_addr's text: at most GD_ADDR_MAX bytes (an IPv4 one writes up to 16,
- * some of them spare).  IPv4 inline: each byte's digits and a dot in one
- * 4-byte copy from gd_dec_dot, the next byte's copy over the spare bytes. */
+/* out_addr's text: at most GD_ADDR_MAX bytes (an IPv4 one writes up to 20,
+ * some of them spare).  IPv4 inline: each byte's digits, a dot and its
+ * length in one 8-byte load from gd_dec_dot, stored whole, the next byte's
+ * store over the spare bytes. */
 #define GD_ADDR_MAX 48
-extern const char gd_dec_dot[256][4]; /* "0." .. "255." */
-extern const uint8_t gd_dec_len[256]; /* 1, 2 or 3 */
+extern const char gd_dec_dot[256][8]; /* "0." .. "255.", [7]: the length */
 char *lw_addr_other(char *p, const uint8_t *a, size_t len);
 
 static inline char *lw_ipv4(char *d, const uint8_t *a)
@@ -226,8 +256,15 @@ static inline char *lw_ipv4(char *d, const uint8_t *a)
 
 	memcpy(b, a, 4); /* once: the stores below could alias a */
 	for (int i = 0; i < 4; i++) {
-		memcpy(d, gd_dec_dot[b[i]], 4);
-		d += gd_dec_len[b[i]] + 1;
+		uint64_t w;
+
+		memcpy(&w, gd_dec_dot[b[i]], 8);
+		memcpy(d, &w, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		d += w >> 56;
+#else
+		d += gd_dec_dot[b[i]][7];
+#endif
 	}
 	return d - 1; /* not the last dot */
 }

@@ -44,7 +44,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
- * two-digit pairs. */
+ * two-digit pairs (lw_dec6). */
 static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
@@ -62,12 +62,8 @@ static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_pr
 	}
 	if (us >= 1000000)
 		us %= 1000000; /* out_dec_pad's v mod 10^6 */
-	*d = '.';
-	memcpy(d + 1, gd_digits2 + 2 * (us / 10000), 2);
-	memcpy(d + 3, gd_digits2 + 2 * (us / 100 % 100), 2);
-	memcpy(d + 5, gd_digits2 + 2 * (us % 100), 2);
-	d[7] = ' ';
-	return d + 8;
+	d = lw_dec6(lw_c(d, '.'), us);
+	return lw_c(d, ' ');
 }
 
 static void print_time(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec)
@@ -955,21 +951,28 @@ static void print_link(struct gd_out *o, const struct gd_print *pp, const struct
 	}
 }
 
-/* The frame most captures are made of, whole and plain: an IP (v4 or v6)
- * frame carrying one VXLAN(-GBP) header carrying an IP frame, no tunnel
- * layer before it, no cooked header, no labels, no error, no -e nor -v.
- * print_text_common writes it; any other frame takes the general path.
+/* The frames most captures are made of, whole and plain, no -e nor -v, no
+ * tunnel layer before them, no cooked header, no labels, no error: an IP
+ * (v4 or v6) frame carrying one VXLAN(-GBP) header carrying an IP frame
+ * (FAST_VXLAN, print_text_common), or an IP frame without VXLAN
+ * (FAST_IP, print_text_ip).  Any other frame takes the general path.
  * Both write the same text (tests/golden): this is the general path's
- * walk, unrolled for that frame. */
-static int is_common(const struct gd_print *pp, const struct vxgbp_pkt *p)
+ * walk, unrolled for those frames. */
+enum { FAST_NONE, FAST_VXLAN, FAST_IP };
+
+static int fast_shape(const struct gd_print *pp, const struct vxgbp_pkt *p)
 {
 	const struct vxgbp_l3 *out = &p->outer.l3, *in = &p->inner.l3;
 
-	return !pp->eflag && !pp->verbose && !p->has_cooked && !p->n_encap && !p->err &&
-	       (p->have & VXGBP_HAVE_L3) && (p->have & VXGBP_HAVE_VXLAN) &&
-	       p->vx_kind != VXGBP_VX_GPE && !p->n_nested && p->nsh_off < 0 &&
-	       out->off >= 0 && out->version && !has_labels(out) && in->off >= 0 &&
-	       in->version && !has_labels(in);
+	if (pp->eflag || pp->verbose || p->has_cooked || p->n_encap || p->err ||
+	    !(p->have & VXGBP_HAVE_L3) || out->off < 0 || !out->version || has_labels(out))
+		return FAST_NONE;
+	if (!(p->have & VXGBP_HAVE_VXLAN))
+		return FAST_IP;
+	if (p->vx_kind != VXGBP_VX_GPE && !p->n_nested && p->nsh_off < 0 && in->off >= 0 &&
+	    in->version && !has_labels(in))
+		return FAST_VXLAN;
+	return FAST_NONE;
 }
 
 /* The most one piece of the common line takes: the time stamp, the two
@@ -993,7 +996,7 @@ static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
 	return lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0);
 }
 
-static void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+static inline __attribute__((always_inline)) void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
 	const char *name = NULL;
@@ -1010,19 +1013,32 @@ static void print_text_common(struct gd_out *o, struct gd_print *pp, const struc
 		d = out_reserve(o, COMMON_MAX);
 	}
 	out_commit(o, lw_common_inner(d, p));
-	print_findings(o, p->findings, 0);
+	if (p->findings) /* most frames have none: no call */
+		print_findings(o, p->findings, 0);
 	out_putc(o, '\n');
 }
 
-void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf)
+/* "IP a.p > b.q: <l4>" of a frame without VXLAN: the general path's
+ * print_l3_l4 for it, in one reservation with the time and the newline */
+static __attribute__((noinline)) void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+			  const struct vxgbp_pkt *p)
+{
+	char *d = out_reserve(o, COMMON_MAX);
+
+	if (pp->tmode != GD_TIME_NONE)
+		d = lw_time(d, pp, rec);
+	d = lw_l3(d, &p->outer, 0, 0);
+	d = lw_l4(lw_c(d, ' '), &p->outer.l3, &p->outer.l4, 0);
+	out_commit(o, lw_c(d, '\n'));
+}
+
+/* Any frame, level by level. */
+static __attribute__((noinline)) void print_text_general(struct gd_out *o, struct gd_print *pp,
+							 const struct gd_rec *rec,
+							 const struct vxgbp_pkt *p, uint64_t xf)
 {
 	int vxlan = (p->have & VXGBP_HAVE_VXLAN) != 0;
 
-	if (is_common(pp, p)) {
-		print_text_common(o, pp, rec, p);
-		return;
-	}
 	print_time(o, pp, rec);
 	print_link(o, pp, rec, p);
 	if (!(p->have & VXGBP_HAVE_L3) && !(p->have & VXGBP_HAVE_L2)) {
@@ -1052,4 +1068,22 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		out_u64(o, rec->wirelen);
 	}
 	out_putc(o, '\n');
+}
+
+/* The fast shapes first; the general path out of line, so that the common
+ * frame does not pay for its registers. */
+void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p, uint64_t xf)
+{
+	switch (fast_shape(pp, p)) {
+	case FAST_VXLAN:
+		print_text_common(o, pp, rec, p);
+		return;
+	case FAST_IP:
+		print_text_ip(o, pp, rec, p);
+		return;
+	default:
+		print_text_general(o, pp, rec, p, xf);
+		return;
+	}
 }
