@@ -125,6 +125,14 @@ static inline __attribute__((always_inline)) char *put_u64(char *d, uint64_t v)
 	return d + 4;
 }
 
+/* 0..255 at d: one copy from out.h's table of "N." (the dot is past the
+ * end: whatever comes next overwrites it) */
+static inline char *put_u8(char *d, uint8_t v)
+{
+	memcpy(d, gd_dec_dot[v], 4);
+	return d + gd_dec_len[v];
+}
+
 /* A few words written as whole fragments of their own fixed size: one
  * copy of FRAG bytes from the table, then the cursor moves by n. */
 #define FRAG 32
@@ -277,6 +285,21 @@ static const struct frag *proto_frag(uint8_t p)
 	}
 }
 
+/* ,"proto":N[,"proto_name":".."] of every protocol number, one fragment
+ * each (a TTL and a protocol are most of a level's numbers) */
+static struct frag proto_num[256];
+
+__attribute__((constructor)) static void proto_tables(void)
+{
+	for (unsigned p = 0; p < 256; p++) {
+		const struct frag *pn = proto_frag((uint8_t)p);
+		char num[8];
+
+		*put_u64(num, p) = '\0';
+		frag_set(&proto_num[p], ",\"proto\":", num, pn ? pn->s : "");
+	}
+}
+
 /* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N */
 static char *put_l2(char *d, const struct vxgbp_l2 *l2)
 {
@@ -297,8 +320,17 @@ static char *put_l2(char *d, const struct vxgbp_l2 *l2)
 		}
 		*d++ = ',';
 	}
-	PUT(d, "\"ethertype\":");
-	return put_u64(d, l2->ethertype);
+	switch (l2->ethertype) { /* the commonest two as text */
+	case 0x0800:
+		PUT(d, "\"ethertype\":2048");
+		return d;
+	case 0x86dd:
+		PUT(d, "\"ethertype\":34525");
+		return d;
+	default:
+		PUT(d, "\"ethertype\":");
+		return put_u64(d, l2->ethertype);
+	}
 }
 
 /* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":N[,"proto_name":..][,fragment][,"label":..] */
@@ -314,12 +346,18 @@ static char *put_ip(struct gd_out *o, char *d, const uint8_t *frame, const struc
 	PUT(d, ",\"dst\":");
 	d = put_addr(d, l3->dst, alen);
 	PUT(d, ",\"ttl\":");
-	d = put_u64(d, l3->ttl);
-	PUT(d, ",\"proto\":");
-	d = put_u64(d, l3->proto);
-	if ((pn = proto_frag(l3->proto))) {
+	d = put_u8(d, l3->ttl);
+	pn = &proto_num[l3->proto];
+	if (pn->n) {
 		memcpy(d, pn->s, FRAG);
 		d += pn->n;
+	} else { /* (a name too long for a fragment) */
+		PUT(d, ",\"proto\":");
+		d = put_u64(d, l3->proto);
+		if ((pn = proto_frag(l3->proto))) {
+			memcpy(d, pn->s, FRAG);
+			d += pn->n;
+		}
 	}
 	if (l3->more_frags || l3->frag_off) {
 		PUT(d, ",\"frag_off\":");
@@ -362,12 +400,12 @@ static char *put_l4(char *d, const struct vxgbp_l4 *l4)
 	}
 	if (l4->proto == 6) {
 		PUT(d, ",\"tcp_flags\":");
-		d = put_u64(d, l4->tcp_flags);
+		d = put_u8(d, l4->tcp_flags);
 	} else if (l4->proto == 1 || l4->proto == 58) {
 		PUT(d, ",\"icmp_type\":");
-		d = put_u64(d, l4->icmp_type);
+		d = put_u8(d, l4->icmp_type);
 		PUT(d, ",\"icmp_code\":");
-		d = put_u64(d, l4->icmp_code);
+		d = put_u8(d, l4->icmp_code);
 	}
 	return d;
 }
@@ -897,6 +935,20 @@ static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const stru
 	}
 }
 
+/* "len":N,"caplen":N; a whole frame's length formatted once */
+static char *put_len(char *d, const struct gd_rec *rec)
+{
+	char *n = d;
+
+	d = put_u64(d, rec->wirelen);
+	PUT(d, ",\"caplen\":");
+	if (rec->caplen == rec->wirelen && d - n <= 18) { /* 8 digits or fewer */
+		memcpy(d, n, 8); /* (d is 10 past n's digits: no overlap) */
+		return d + (d - n - 10);
+	}
+	return put_u64(d, rec->caplen);
+}
+
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
@@ -907,9 +959,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"time\":");
 	d = put_time(d, pp, rec);
 	PUT(d, ",\"len\":");
-	d = put_u64(d, rec->wirelen);
-	PUT(d, ",\"caplen\":");
-	d = put_u64(d, rec->caplen);
+	d = put_len(d, rec);
 	PUT(d, ",\"outer\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
 		      &p->outer);
