@@ -300,14 +300,43 @@ __attribute__((constructor)) static void proto_tables(void)
 	}
 }
 
-/* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N */
-static char *put_l2(char *d, const struct vxgbp_l2 *l2)
+/* "smac":..,"dmac":.. of the outer level: a capture's frames mostly pass
+ * one link, between the same two stations.  Kept per thread, as the
+ * header's parts (vx_memo). */
+struct mac_memo {
+	uint8_t dst[6], src[6];
+	unsigned n;             /* 0: none yet */
+	char s[64];
+};
+static _Thread_local struct mac_memo mac_memo;
+
+static char *put_macs(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
+{
+	char *s = d;
+
+	if (m && m->n && l2->dst && !memcmp(m->dst, l2->dst, 6) && !memcmp(m->src, l2->src, 6)) {
+		memcpy(d, m->s, sizeof(m->s));
+		return d + m->n;
+	}
+	PUT(d, "\"smac\":");
+	d = put_mac(d, l2->src);
+	PUT(d, ",\"dmac\":");
+	d = put_mac(d, l2->dst);
+	if (m && l2->dst && (size_t)(d - s) <= sizeof(m->s)) {
+		memcpy(m->dst, l2->dst, 6);
+		memcpy(m->src, l2->src, 6);
+		memcpy(m->s, s, (size_t)(d - s));
+		m->n = (unsigned)(d - s);
+	}
+	return d;
+}
+
+/* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N; m: the level's MAC
+ * memo, NULL for none */
+static char *put_l2(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
 {
 	if (l2->off >= 0 && l2->src) {
-		PUT(d, "\"smac\":");
-		d = put_mac(d, l2->src);
-		PUT(d, ",\"dmac\":");
-		d = put_mac(d, l2->dst);
+		d = put_macs(d, l2, m);
 		if (l2->n_vlan) {
 			PUT(d, ",\"vlan\":[");
 			/* the parser keeps at most VXGBP_MAX_VLAN tags */
@@ -410,16 +439,16 @@ static char *put_l4(char *d, const struct vxgbp_l4 *l4)
 	return d;
 }
 
-/* {level} or null: one level (outer or inner) */
+/* {level} or null: one level (outer or inner; m: its MAC memo or NULL) */
 static char *put_level(struct gd_out *o, char *d, int present, const uint8_t *frame,
-		       const struct vxgbp_layers *ls)
+		       const struct vxgbp_layers *ls, struct mac_memo *m)
 {
 	if (!present) {
 		PUT(d, "null");
 		return d;
 	}
 	*d++ = '{';
-	d = put_l2(d, &ls->l2);
+	d = put_l2(d, &ls->l2, m);
 	if (ls->l3.off >= 0 && ls->l3.version)
 		d = put_ip(o, d, frame, &ls->l3);
 	else if (ls->l3.off >= 0)
@@ -485,8 +514,9 @@ static char *put_verdict(struct gd_out *o, char *d, const struct vxgbp_hdr *h, u
 }
 
 /* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
- * verdicts. */
-static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+ * verdicts (each part formatted anew: vx_put()'s way when its memo does
+ * not hold). */
+static char *put_vxlan_slow(struct gd_out *o, char *d, const struct gd_print *pp,
 		       const struct vxgbp_hdr *h)
 {
 	const char *name;
@@ -521,6 +551,123 @@ static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
 	d = put_verdict(o, d, h, 0);
 	PUT(d, "}}");
 	return d;
+}
+
+/* ---- what consecutive frames share ---- */
+
+/* Most parts of a VXLAN header's object depend on its flags, whether it
+ * has a group and its reserved byte only, and consecutive frames mostly
+ * share those: the parts are kept, built from the last header with other
+ * ones.  vxgbp_verdict_linux() reads no more of the header than that (the
+ * group only as zero or not; mark.c).  Per thread: -j's workers print at
+ * once. */
+struct vx_memo {
+	uint32_t key;           /* vx_key() of what they were built from; 0: none */
+	unsigned head_n, gbp_n, tail_n;
+	char head[48];          /* {"kind":"vxlan","flags":F,"vni": */
+	char gbp[64 + FRAG];    /* ,"dont_learn":..,.. (the G flags; with G) */
+	char tail[128 + FRAG];  /* ,"reserved":R,"linux":{"gbp":..,"plain":..}} */
+};
+static _Thread_local struct vx_memo vx_memo;
+
+static uint32_t vx_key(const struct vxgbp_hdr *h)
+{
+	return 1u << 31 | (uint32_t)h->rsvd << 17 | (uint32_t)(h->group != 0) << 16 | h->flags;
+}
+
+/* "name" of a verdict at d when it fits below end; NULL when not */
+static char *memo_verdict(char *d, const char *end, const struct vxgbp_hdr *h, unsigned dev)
+{
+	struct vxgbp_verdict v;
+	const char *s;
+	size_t n;
+
+	vxgbp_verdict_linux(h, dev, &v);
+	s = v.accept ? "accept" : vxgbp_drop_name(v.why);
+	n = strlen(s);
+	if (n + 2 > (size_t)(end - d))
+		return NULL;
+	*d++ = '"';
+	memcpy(d, s, n);
+	d[n] = '"';
+	return d + n + 1;
+}
+
+/* The parts of m for h; 0 when one does not fit (then h goes the slow way) */
+static int vx_memo_build(struct vx_memo *m, const struct vxgbp_hdr *h)
+{
+	char *d = m->head, *e;
+
+	m->key = 0;
+	PUT(d, "{\"kind\":\"vxlan\",\"flags\":");
+	d = put_u64(d, h->flags);
+	PUT(d, ",\"vni\":");
+	m->head_n = (unsigned)(d - m->head);
+	if (!gflags_ok || n_gflags * FRAG > sizeof(m->gbp))
+		return 0;
+	d = put_gbp_flags(NULL, m->gbp, h->flags); /* (gflags_ok: o unused) */
+	m->gbp_n = (unsigned)(d - m->gbp);
+	d = m->tail;
+	e = m->tail + 128;
+	PUT(d, ",\"reserved\":");
+	d = put_u8(d, h->rsvd);
+	PUT(d, ",\"linux\":{\"gbp\":");
+	if (!(d = memo_verdict(d, e - 12, h, VXGBP_DEV_GBP)))
+		return 0;
+	PUT(d, ",\"plain\":");
+	if (!(d = memo_verdict(d, e - 2, h, 0)))
+		return 0;
+	PUT(d, "}}");
+	m->tail_n = (unsigned)(d - m->tail);
+	if (m->gbp_n > 64)
+		return 0;
+	m->key = vx_key(h);
+	return 1;
+}
+
+/* The "vxlan" object of a VXLAN(-GBP) header from the memo's parts and
+ * its own numbers (the group's digits formatted once). */
+static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+		       const struct vxgbp_hdr *h)
+{
+	struct vx_memo *m = &vx_memo;
+	char g[8] = "", *ge = g;
+	const char *name;
+	uint32_t mark;
+
+	if (m->key != vx_key(h) && !vx_memo_build(m, h))
+		return put_vxlan_slow(o, d, pp, h);
+	memcpy(d, m->head, sizeof(m->head));
+	d = put_u64(d + m->head_n, h->vni);
+	ge = put_u64(g, h->group); /* 5 digits at most */
+	if (vxgbp_hdr_has_gbp(h)) {
+		PUT(d, ",\"gbp\":{\"id\":");
+		memcpy(d, g, 8);
+		d += ge - g;
+		memcpy(d, m->gbp, 64);
+		d += m->gbp_n;
+		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
+			PUT(d, ",\"name\":");
+			jw_close(o, d);
+			out_json_str(o, name); /* the user's: escaped */
+			d = jw_open(o);
+		}
+		*d++ = '}';
+	} else {
+		PUT(d, ",\"gbp\":null");
+	}
+	PUT(d, ",\"mark\":");
+	if ((mark = vxgbp_mark_from_hdr(h)) == h->group) {
+		memcpy(d, g, 8);
+		d += ge - g;
+	} else {
+		d = put_u64(d, mark);
+	}
+	PUT(d, ",\"id_field\":");
+	memcpy(d, g, 8);
+	d += ge - g;
+	memcpy(d, m->tail, 128);
+	return d + m->tail_n;
 }
 
 static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
@@ -616,7 +763,7 @@ static void json_inner(struct gd_out *o, int present, const uint8_t *frame,
 	char *d = jw_open(o);
 
 	PUT(d, ",\"inner\":");
-	jw_close(o, put_level(o, d, present, frame, ls));
+	jw_close(o, put_level(o, d, present, frame, ls, NULL));
 }
 
 /* "ip":4,"src":..,"dst":.., : the IP header that delivers a tunnel layer
@@ -962,7 +1109,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	d = put_len(d, rec);
 	PUT(d, ",\"outer\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
-		      &p->outer);
+		      &p->outer, &mac_memo);
 	jw_close(o, d);
 	json_encap(o, p); /* (only when there are any) */
 	d = jw_open(o);   /* the header's room */
