@@ -34,10 +34,12 @@
 
 /* ---- the cursor ---- */
 
-/* The longest part written through the cursor: a level with two VLAN ids,
- * IPv6 addresses (45 characters at most) and every number at its widest is
- * under 400 bytes; the VXLAN header's part under 300. */
-#define JW_ROOM 1024u
+/* The most written through one cursor: the commonest frame whole.  Its
+ * head is under 200 bytes; a level with two VLAN ids, IPv6 addresses (45
+ * characters at most) and every number at its widest under 400 (and 64
+ * past its end, the MAC memo's copy); the VXLAN header's part under 300
+ * (and 128 past it, its memo's): under 1,600 in all. */
+#define JW_ROOM 2048u
 
 /* Where the next part goes, with JW_ROOM bytes of room (flushed first when
  * there is less: the bytes written are the same, only the write(2)s
@@ -1110,9 +1112,11 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"outer\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
 		      &p->outer, &mac_memo);
-	jw_close(o, d);
-	json_encap(o, p); /* (only when there are any) */
-	d = jw_open(o);   /* the header's room */
+	if (p->n_encap) {
+		jw_close(o, d);
+		json_encap(o, p);
+		d = jw_open(o); /* the rest's room */
+	}
 	PUT(d, ",\"vxlan\":");
 	if (!(p->have & VXGBP_HAVE_VXLAN)) {
 		PUT(d, "null");
@@ -1123,15 +1127,15 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		json_gpe(o, &p->vx, p->nsh_off);
 		d = jw_open(o);
 	}
-	jw_close(o, d);
-	json_inner(o, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
-		   &p->inner);
+	PUT(d, ",\"inner\":");
+	d = put_level(o, d, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0,
+		      rec->data, &p->inner, NULL);
 	if (!p->n_nested && !(p->findings | xf) && !p->err) { /* most frames */
-		d = jw_open(o);
 		PUT(d, ",\"findings\":[]}\n");
 		jw_close(o, d);
 		return;
 	}
+	jw_close(o, d);
 	json_nested(o, pp, rec->data, p);
 	json_verdicts(o, rec, p, xf);
 	out_str(o, "}\n");
