@@ -34,10 +34,12 @@
 
 /* ---- the cursor ---- */
 
-/* The longest part written through the cursor: a level with two VLAN ids,
- * IPv6 addresses (45 characters at most) and every number at its widest is
- * under 400 bytes; the VXLAN header's part under 300. */
-#define JW_ROOM 1024u
+/* The most written through one cursor: the commonest frame whole.  Its
+ * head is under 200 bytes; a level with two VLAN ids, IPv6 addresses (45
+ * characters at most) and every number at its widest under 400 (and 64
+ * past its end, the MAC memo's copy); the VXLAN header's part under 300
+ * (and 128 past it, its memo's): under 1,600 in all. */
+#define JW_ROOM 2048u
 
 /* Where the next part goes, with JW_ROOM bytes of room (flushed first when
  * there is less: the bytes written are the same, only the write(2)s
@@ -123,6 +125,14 @@ static inline __attribute__((always_inline)) char *put_u64(char *d, uint64_t v)
 	memcpy(d, dig2 + 2 * (r / 100), 2);
 	memcpy(d + 2, dig2 + 2 * (r % 100), 2);
 	return d + 4;
+}
+
+/* 0..255 at d: one copy from out.h's table of "N." (the dot is past the
+ * end: whatever comes next overwrites it) */
+static inline char *put_u8(char *d, uint8_t v)
+{
+	memcpy(d, gd_dec_dot[v], 4);
+	return d + gd_dec_len[v];
 }
 
 /* A few words written as whole fragments of their own fixed size: one
@@ -277,14 +287,58 @@ static const struct frag *proto_frag(uint8_t p)
 	}
 }
 
-/* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N */
-static char *put_l2(char *d, const struct vxgbp_l2 *l2)
+/* ,"proto":N[,"proto_name":".."] of every protocol number, one fragment
+ * each (a TTL and a protocol are most of a level's numbers) */
+static struct frag proto_num[256];
+
+__attribute__((constructor)) static void proto_tables(void)
+{
+	for (unsigned p = 0; p < 256; p++) {
+		const struct frag *pn = proto_frag((uint8_t)p);
+		char num[8];
+
+		*put_u64(num, p) = '\0';
+		frag_set(&proto_num[p], ",\"proto\":", num, pn ? pn->s : "");
+	}
+}
+
+/* "smac":..,"dmac":.. of the outer level: a capture's frames mostly pass
+ * one link, between the same two stations.  Kept per thread, as the
+ * header's parts (vx_memo). */
+struct mac_memo {
+	uint8_t dst[6], src[6];
+	unsigned n;             /* 0: none yet */
+	char s[64];
+};
+static _Thread_local struct mac_memo mac_memo;
+
+static char *put_macs(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
+{
+	char *s = d;
+
+	if (m && m->n && l2->dst && !memcmp(m->dst, l2->dst, 6) && !memcmp(m->src, l2->src, 6)) {
+		memcpy(d, m->s, sizeof(m->s));
+		return d + m->n;
+	}
+	PUT(d, "\"smac\":");
+	d = put_mac(d, l2->src);
+	PUT(d, ",\"dmac\":");
+	d = put_mac(d, l2->dst);
+	if (m && l2->dst && (size_t)(d - s) <= sizeof(m->s)) {
+		memcpy(m->dst, l2->dst, 6);
+		memcpy(m->src, l2->src, 6);
+		memcpy(m->s, s, (size_t)(d - s));
+		m->n = (unsigned)(d - s);
+	}
+	return d;
+}
+
+/* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N; m: the level's MAC
+ * memo, NULL for none */
+static char *put_l2(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
 {
 	if (l2->off >= 0 && l2->src) {
-		PUT(d, "\"smac\":");
-		d = put_mac(d, l2->src);
-		PUT(d, ",\"dmac\":");
-		d = put_mac(d, l2->dst);
+		d = put_macs(d, l2, m);
 		if (l2->n_vlan) {
 			PUT(d, ",\"vlan\":[");
 			/* the parser keeps at most VXGBP_MAX_VLAN tags */
@@ -297,8 +351,17 @@ static char *put_l2(char *d, const struct vxgbp_l2 *l2)
 		}
 		*d++ = ',';
 	}
-	PUT(d, "\"ethertype\":");
-	return put_u64(d, l2->ethertype);
+	switch (l2->ethertype) { /* the commonest two as text */
+	case 0x0800:
+		PUT(d, "\"ethertype\":2048");
+		return d;
+	case 0x86dd:
+		PUT(d, "\"ethertype\":34525");
+		return d;
+	default:
+		PUT(d, "\"ethertype\":");
+		return put_u64(d, l2->ethertype);
+	}
 }
 
 /* ,"ip":4,"src":..,"dst":..,"ttl":N,"proto":N[,"proto_name":..][,fragment][,"label":..] */
@@ -314,12 +377,18 @@ static char *put_ip(struct gd_out *o, char *d, const uint8_t *frame, const struc
 	PUT(d, ",\"dst\":");
 	d = put_addr(d, l3->dst, alen);
 	PUT(d, ",\"ttl\":");
-	d = put_u64(d, l3->ttl);
-	PUT(d, ",\"proto\":");
-	d = put_u64(d, l3->proto);
-	if ((pn = proto_frag(l3->proto))) {
+	d = put_u8(d, l3->ttl);
+	pn = &proto_num[l3->proto];
+	if (pn->n) {
 		memcpy(d, pn->s, FRAG);
 		d += pn->n;
+	} else { /* (a name too long for a fragment) */
+		PUT(d, ",\"proto\":");
+		d = put_u64(d, l3->proto);
+		if ((pn = proto_frag(l3->proto))) {
+			memcpy(d, pn->s, FRAG);
+			d += pn->n;
+		}
 	}
 	if (l3->more_frags || l3->frag_off) {
 		PUT(d, ",\"frag_off\":");
@@ -362,26 +431,26 @@ static char *put_l4(char *d, const struct vxgbp_l4 *l4)
 	}
 	if (l4->proto == 6) {
 		PUT(d, ",\"tcp_flags\":");
-		d = put_u64(d, l4->tcp_flags);
+		d = put_u8(d, l4->tcp_flags);
 	} else if (l4->proto == 1 || l4->proto == 58) {
 		PUT(d, ",\"icmp_type\":");
-		d = put_u64(d, l4->icmp_type);
+		d = put_u8(d, l4->icmp_type);
 		PUT(d, ",\"icmp_code\":");
-		d = put_u64(d, l4->icmp_code);
+		d = put_u8(d, l4->icmp_code);
 	}
 	return d;
 }
 
-/* {level} or null: one level (outer or inner) */
+/* {level} or null: one level (outer or inner; m: its MAC memo or NULL) */
 static char *put_level(struct gd_out *o, char *d, int present, const uint8_t *frame,
-		       const struct vxgbp_layers *ls)
+		       const struct vxgbp_layers *ls, struct mac_memo *m)
 {
 	if (!present) {
 		PUT(d, "null");
 		return d;
 	}
 	*d++ = '{';
-	d = put_l2(d, &ls->l2);
+	d = put_l2(d, &ls->l2, m);
 	if (ls->l3.off >= 0 && ls->l3.version)
 		d = put_ip(o, d, frame, &ls->l3);
 	else if (ls->l3.off >= 0)
@@ -447,8 +516,9 @@ static char *put_verdict(struct gd_out *o, char *d, const struct vxgbp_hdr *h, u
 }
 
 /* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
- * verdicts. */
-static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+ * verdicts (each part formatted anew: vx_put()'s way when its memo does
+ * not hold). */
+static char *put_vxlan_slow(struct gd_out *o, char *d, const struct gd_print *pp,
 		       const struct vxgbp_hdr *h)
 {
 	const char *name;
@@ -483,6 +553,123 @@ static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
 	d = put_verdict(o, d, h, 0);
 	PUT(d, "}}");
 	return d;
+}
+
+/* ---- what consecutive frames share ---- */
+
+/* Most parts of a VXLAN header's object depend on its flags, whether it
+ * has a group and its reserved byte only, and consecutive frames mostly
+ * share those: the parts are kept, built from the last header with other
+ * ones.  vxgbp_verdict_linux() reads no more of the header than that (the
+ * group only as zero or not; mark.c).  Per thread: -j's workers print at
+ * once. */
+struct vx_memo {
+	uint32_t key;           /* vx_key() of what they were built from; 0: none */
+	unsigned head_n, gbp_n, tail_n;
+	char head[48];          /* {"kind":"vxlan","flags":F,"vni": */
+	char gbp[64 + FRAG];    /* ,"dont_learn":..,.. (the G flags; with G) */
+	char tail[128 + FRAG];  /* ,"reserved":R,"linux":{"gbp":..,"plain":..}} */
+};
+static _Thread_local struct vx_memo vx_memo;
+
+static uint32_t vx_key(const struct vxgbp_hdr *h)
+{
+	return 1u << 31 | (uint32_t)h->rsvd << 17 | (uint32_t)(h->group != 0) << 16 | h->flags;
+}
+
+/* "name" of a verdict at d when it fits below end; NULL when not */
+static char *memo_verdict(char *d, const char *end, const struct vxgbp_hdr *h, unsigned dev)
+{
+	struct vxgbp_verdict v;
+	const char *s;
+	size_t n;
+
+	vxgbp_verdict_linux(h, dev, &v);
+	s = v.accept ? "accept" : vxgbp_drop_name(v.why);
+	n = strlen(s);
+	if (n + 2 > (size_t)(end - d))
+		return NULL;
+	*d++ = '"';
+	memcpy(d, s, n);
+	d[n] = '"';
+	return d + n + 1;
+}
+
+/* The parts of m for h; 0 when one does not fit (then h goes the slow way) */
+static int vx_memo_build(struct vx_memo *m, const struct vxgbp_hdr *h)
+{
+	char *d = m->head, *e;
+
+	m->key = 0;
+	PUT(d, "{\"kind\":\"vxlan\",\"flags\":");
+	d = put_u64(d, h->flags);
+	PUT(d, ",\"vni\":");
+	m->head_n = (unsigned)(d - m->head);
+	if (!gflags_ok || n_gflags * FRAG > sizeof(m->gbp))
+		return 0;
+	d = put_gbp_flags(NULL, m->gbp, h->flags); /* (gflags_ok: o unused) */
+	m->gbp_n = (unsigned)(d - m->gbp);
+	d = m->tail;
+	e = m->tail + 128;
+	PUT(d, ",\"reserved\":");
+	d = put_u8(d, h->rsvd);
+	PUT(d, ",\"linux\":{\"gbp\":");
+	if (!(d = memo_verdict(d, e - 12, h, VXGBP_DEV_GBP)))
+		return 0;
+	PUT(d, ",\"plain\":");
+	if (!(d = memo_verdict(d, e - 2, h, 0)))
+		return 0;
+	PUT(d, "}}");
+	m->tail_n = (unsigned)(d - m->tail);
+	if (m->gbp_n > 64)
+		return 0;
+	m->key = vx_key(h);
+	return 1;
+}
+
+/* The "vxlan" object of a VXLAN(-GBP) header from the memo's parts and
+ * its own numbers (the group's digits formatted once). */
+static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+		       const struct vxgbp_hdr *h)
+{
+	struct vx_memo *m = &vx_memo;
+	char g[8] = "", *ge = g;
+	const char *name;
+	uint32_t mark;
+
+	if (m->key != vx_key(h) && !vx_memo_build(m, h))
+		return put_vxlan_slow(o, d, pp, h);
+	memcpy(d, m->head, sizeof(m->head));
+	d = put_u64(d + m->head_n, h->vni);
+	ge = put_u64(g, h->group); /* 5 digits at most */
+	if (vxgbp_hdr_has_gbp(h)) {
+		PUT(d, ",\"gbp\":{\"id\":");
+		memcpy(d, g, 8);
+		d += ge - g;
+		memcpy(d, m->gbp, 64);
+		d += m->gbp_n;
+		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
+			PUT(d, ",\"name\":");
+			jw_close(o, d);
+			out_json_str(o, name); /* the user's: escaped */
+			d = jw_open(o);
+		}
+		*d++ = '}';
+	} else {
+		PUT(d, ",\"gbp\":null");
+	}
+	PUT(d, ",\"mark\":");
+	if ((mark = vxgbp_mark_from_hdr(h)) == h->group) {
+		memcpy(d, g, 8);
+		d += ge - g;
+	} else {
+		d = put_u64(d, mark);
+	}
+	PUT(d, ",\"id_field\":");
+	memcpy(d, g, 8);
+	d += ge - g;
+	memcpy(d, m->tail, 128);
+	return d + m->tail_n;
 }
 
 static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
@@ -578,7 +765,7 @@ static void json_inner(struct gd_out *o, int present, const uint8_t *frame,
 	char *d = jw_open(o);
 
 	PUT(d, ",\"inner\":");
-	jw_close(o, put_level(o, d, present, frame, ls));
+	jw_close(o, put_level(o, d, present, frame, ls, NULL));
 }
 
 /* "ip":4,"src":..,"dst":.., : the IP header that delivers a tunnel layer
@@ -897,6 +1084,20 @@ static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const stru
 	}
 }
 
+/* "len":N,"caplen":N; a whole frame's length formatted once */
+static char *put_len(char *d, const struct gd_rec *rec)
+{
+	char *n = d;
+
+	d = put_u64(d, rec->wirelen);
+	PUT(d, ",\"caplen\":");
+	if (rec->caplen == rec->wirelen && d - n <= 18) { /* 8 digits or fewer */
+		memcpy(d, n, 8); /* (d is 10 past n's digits: no overlap) */
+		return d + (d - n - 10);
+	}
+	return put_u64(d, rec->caplen);
+}
+
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
@@ -907,15 +1108,15 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"time\":");
 	d = put_time(d, pp, rec);
 	PUT(d, ",\"len\":");
-	d = put_u64(d, rec->wirelen);
-	PUT(d, ",\"caplen\":");
-	d = put_u64(d, rec->caplen);
+	d = put_len(d, rec);
 	PUT(d, ",\"outer\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
-		      &p->outer);
-	jw_close(o, d);
-	json_encap(o, p); /* (only when there are any) */
-	d = jw_open(o);   /* the header's room */
+		      &p->outer, &mac_memo);
+	if (p->n_encap) {
+		jw_close(o, d);
+		json_encap(o, p);
+		d = jw_open(o); /* the rest's room */
+	}
 	PUT(d, ",\"vxlan\":");
 	if (!(p->have & VXGBP_HAVE_VXLAN)) {
 		PUT(d, "null");
@@ -926,15 +1127,15 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		json_gpe(o, &p->vx, p->nsh_off);
 		d = jw_open(o);
 	}
-	jw_close(o, d);
-	json_inner(o, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0, rec->data,
-		   &p->inner);
+	PUT(d, ",\"inner\":");
+	d = put_level(o, d, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0,
+		      rec->data, &p->inner, NULL);
 	if (!p->n_nested && !(p->findings | xf) && !p->err) { /* most frames */
-		d = jw_open(o);
 		PUT(d, ",\"findings\":[]}\n");
 		jw_close(o, d);
 		return;
 	}
+	jw_close(o, d);
 	json_nested(o, pp, rec->data, p);
 	json_verdicts(o, rec, p, xf);
 	out_str(o, "}\n");
