@@ -7,10 +7,6 @@
  */
 #include <stdint.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 #include "track.h"
 #include "track_sort.h"
@@ -57,32 +53,6 @@ static size_t free_slot(const struct trk_slot *s, size_t cap, uint64_t h)
 	return i;
 }
 
-/* A table of 2 MiB or more: ask for transparent huge pages on the whole
- * pages inside it, before its first touch.  The slots are written at
- * random, so nearly every 4 KiB page of a table faults once, and on a
- * virtual machine a fault costs about as much as the copy of a page; one
- * fault per 2 MiB instead (the kernel uses them where an aligned 2 MiB
- * lies inside the block, with THP "madvise" or "always").  Advice only:
- * the caller's allocator owns the block, nothing changes if the kernel
- * says no, and the budget counts the same bytes. */
-static void huge_advice(void *raw, size_t size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t a, e;
-
-	if (size < ((size_t)2 << 20) || pg <= 0)
-		return;
-	a = ((uintptr_t)raw + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
-	e = ((uintptr_t)raw + size) & ~((uintptr_t)pg - 1);
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-	(void)raw;
-	(void)size;
-#endif
-}
-
 /* Double t (TRK_TAB_MIN slots when empty).  0, or -1: it keeps its size. */
 static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 {
@@ -97,7 +67,6 @@ static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 	if (!(raw = vxgbpi_mem_get(m, size)))
 		return -1;
 	ns = (struct trk_slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-	huge_advice(raw, size);
 	for (size_t j = 0; j < t->cap; j++) {
 		const struct trk_slot *o = &t->s[j];
 
