@@ -35,6 +35,20 @@ struct gd_print {
 	int32_t flags_word;
 	int flags_len;
 	char flags_buf[VXGBP_FLAGS_STRLEN];
+	/* print_json's memos of what consecutive frames share (print_json.c,
+	 * "what consecutive frames share"): zero when none yet */
+	struct gd_vx_memo {
+		uint32_t key;           /* of the header they were built from */
+		unsigned head_n, gbp_n, tail_n;
+		char head[48];          /* {"kind":"vxlan","flags":F,"vni": */
+		char gbp[96];           /* ,"dont_learn":..,.. (the G flags) */
+		char tail[160];         /* ,"reserved":R,"linux":{..}} */
+	} vx_memo;
+	struct gd_mac_memo {            /* the outer level's "smac":..,"dmac":.. */
+		uint8_t dst[6], src[6];
+		unsigned n;
+		char s[64];
+	} mac_memo;
 };
 
 void print_init(struct gd_print *pp);

@@ -132,7 +132,7 @@ static inline __attribute__((always_inline)) char *put_u64(char *d, uint64_t v)
 static inline char *put_u8(char *d, uint8_t v)
 {
 	memcpy(d, gd_dec_dot[v], 4);
-	return d + gd_dec_len[v];
+	return d + gd_dec_dot[v][7] - 1; /* the length counts the dot */
 }
 
 /* A few words written as whole fragments of their own fixed size: one
@@ -303,16 +303,9 @@ __attribute__((constructor)) static void proto_tables(void)
 }
 
 /* "smac":..,"dmac":.. of the outer level: a capture's frames mostly pass
- * one link, between the same two stations.  Kept per thread, as the
- * header's parts (vx_memo). */
-struct mac_memo {
-	uint8_t dst[6], src[6];
-	unsigned n;             /* 0: none yet */
-	char s[64];
-};
-static _Thread_local struct mac_memo mac_memo;
-
-static char *put_macs(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
+ * one link, between the same two stations.  Kept in the print settings
+ * (struct gd_print's mac_memo), which each -j worker has its own copy of. */
+static char *put_macs(char *d, const struct vxgbp_l2 *l2, struct gd_mac_memo *m)
 {
 	char *s = d;
 
@@ -335,7 +328,7 @@ static char *put_macs(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
 
 /* "smac":..,"dmac":..[,"vlan":[..]],"ethertype":N; m: the level's MAC
  * memo, NULL for none */
-static char *put_l2(char *d, const struct vxgbp_l2 *l2, struct mac_memo *m)
+static char *put_l2(char *d, const struct vxgbp_l2 *l2, struct gd_mac_memo *m)
 {
 	if (l2->off >= 0 && l2->src) {
 		d = put_macs(d, l2, m);
@@ -443,7 +436,7 @@ static char *put_l4(char *d, const struct vxgbp_l4 *l4)
 
 /* {level} or null: one level (outer or inner; m: its MAC memo or NULL) */
 static char *put_level(struct gd_out *o, char *d, int present, const uint8_t *frame,
-		       const struct vxgbp_layers *ls, struct mac_memo *m)
+		       const struct vxgbp_layers *ls, struct gd_mac_memo *m)
 {
 	if (!present) {
 		PUT(d, "null");
@@ -561,16 +554,11 @@ static char *put_vxlan_slow(struct gd_out *o, char *d, const struct gd_print *pp
  * has a group and its reserved byte only, and consecutive frames mostly
  * share those: the parts are kept, built from the last header with other
  * ones.  vxgbp_verdict_linux() reads no more of the header than that (the
- * group only as zero or not; mark.c).  Per thread: -j's workers print at
- * once. */
-struct vx_memo {
-	uint32_t key;           /* vx_key() of what they were built from; 0: none */
-	unsigned head_n, gbp_n, tail_n;
-	char head[48];          /* {"kind":"vxlan","flags":F,"vni": */
-	char gbp[64 + FRAG];    /* ,"dont_learn":..,.. (the G flags; with G) */
-	char tail[128 + FRAG];  /* ,"reserved":R,"linux":{"gbp":..,"plain":..}} */
-};
-static _Thread_local struct vx_memo vx_memo;
+ * group only as zero or not; mark.c).  They live in struct gd_print
+ * (vx_memo): each -j worker prints with its own copy. */
+_Static_assert(sizeof(((struct gd_vx_memo *)0)->gbp) >= 64 + FRAG &&
+	       sizeof(((struct gd_vx_memo *)0)->tail) >= 128 + FRAG,
+	       "gd_vx_memo: room for the parts and a fragment's copy");
 
 static uint32_t vx_key(const struct vxgbp_hdr *h)
 {
@@ -596,7 +584,7 @@ static char *memo_verdict(char *d, const char *end, const struct vxgbp_hdr *h, u
 }
 
 /* The parts of m for h; 0 when one does not fit (then h goes the slow way) */
-static int vx_memo_build(struct vx_memo *m, const struct vxgbp_hdr *h)
+static int vx_memo_build(struct gd_vx_memo *m, const struct vxgbp_hdr *h)
 {
 	char *d = m->head, *e;
 
@@ -629,10 +617,10 @@ static int vx_memo_build(struct vx_memo *m, const struct vxgbp_hdr *h)
 
 /* The "vxlan" object of a VXLAN(-GBP) header from the memo's parts and
  * its own numbers (the group's digits formatted once). */
-static char *put_vxlan(struct gd_out *o, char *d, const struct gd_print *pp,
+static char *put_vxlan(struct gd_out *o, char *d, struct gd_print *pp,
 		       const struct vxgbp_hdr *h)
 {
-	struct vx_memo *m = &vx_memo;
+	struct gd_vx_memo *m = &pp->vx_memo;
 	char g[8] = "", *ge = g;
 	const char *name;
 	uint32_t mark;
@@ -745,7 +733,7 @@ static void json_gpe(struct gd_out *o, const struct vxgbp_hdr *h, int nsh_off)
 
 
 /* The "vxlan" object of a header of either kind (a nested one's too). */
-static void json_hdr(struct gd_out *o, const struct gd_print *pp, const struct vxgbp_hdr *h,
+static void json_hdr(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
 		     unsigned kind, int nsh_off)
 {
 	char *d;
@@ -867,7 +855,7 @@ static void json_encap(struct gd_out *o, const struct vxgbp_pkt *p)
 
 /* One further VXLAN header: its delivery, the header, its frame, its own
  * findings. */
-static void json_nested_one(struct gd_out *o, const struct gd_print *pp, const uint8_t *frame,
+static void json_nested_one(struct gd_out *o, struct gd_print *pp, const uint8_t *frame,
 			    const struct vxgbp_nested *n)
 {
 	int first = 1;
@@ -890,7 +878,7 @@ static void json_nested_one(struct gd_out *o, const struct gd_print *pp, const u
 }
 
 /* ,"nested":[...] (only when there are any) */
-static void json_nested(struct gd_out *o, const struct gd_print *pp, const uint8_t *frame,
+static void json_nested(struct gd_out *o, struct gd_print *pp, const uint8_t *frame,
 			const struct vxgbp_pkt *p)
 {
 	if (!p->n_nested)
@@ -1111,7 +1099,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	d = put_len(d, rec);
 	PUT(d, ",\"outer\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_L2 | VXGBP_HAVE_L3)) != 0, rec->data,
-		      &p->outer, &mac_memo);
+		      &p->outer, &pp->mac_memo);
 	if (p->n_encap) {
 		jw_close(o, d);
 		json_encap(o, p);
