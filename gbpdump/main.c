@@ -36,6 +36,7 @@
 #include "report.h"
 #include "merge.h"
 #include "stats.h"
+#include "tabmem.h"
 #include "writer.h"
 
 #define EXIT_DATA 1  /* a data problem: unreadable record, truncated file */
@@ -630,7 +631,7 @@ struct run {
 
 static void *trk_zalloc(void *ctx, size_t size)
 {
-	void *p = calloc(1, size);
+	void *p = gd_tabmem_zalloc(size);
 
 	if (!p)
 		((struct run *)ctx)->trk_oom = 1;
@@ -640,8 +641,7 @@ static void *trk_zalloc(void *ctx, size_t size)
 static void trk_free(void *ctx, void *ptr, size_t size)
 {
 	(void)ctx;
-	(void)size;
-	free(ptr);
+	gd_tabmem_free(ptr, size);
 }
 
 /* What the tracker does for this run: the matrix for --stats, the rules
