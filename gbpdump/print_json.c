@@ -508,14 +508,26 @@ static char *put_verdict(struct gd_out *o, char *d, const struct vxgbp_hdr *h, u
 	return d;
 }
 
+/* ,"name":"..." of group g from --groups (escaped: the user's text), or
+ * nothing */
+static char *put_gname(struct gd_out *o, char *d, const struct gd_print *pp, uint16_t g)
+{
+	const char *name = vxgbp_groups_name(pp->groups, g);
+
+	if (!name)
+		return d;
+	PUT(d, ",\"name\":");
+	jw_close(o, d);
+	out_json_str(o, name);
+	return jw_open(o);
+}
+
 /* The "vxlan" object of a VXLAN(-GBP) header: fields, group, mark, Linux
  * verdicts (each part formatted anew: vx_put()'s way when its memo does
  * not hold). */
 static char *put_vxlan_slow(struct gd_out *o, char *d, const struct gd_print *pp,
 		       const struct vxgbp_hdr *h)
 {
-	const char *name;
-
 	PUT(d, "{\"kind\":\"vxlan\",\"flags\":");
 	d = put_u64(d, h->flags);
 	PUT(d, ",\"vni\":");
@@ -524,12 +536,7 @@ static char *put_vxlan_slow(struct gd_out *o, char *d, const struct gd_print *pp
 		PUT(d, ",\"gbp\":{\"id\":");
 		d = put_u64(d, h->group);
 		d = put_gbp_flags(o, d, h->flags);
-		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
-			PUT(d, ",\"name\":");
-			jw_close(o, d);
-			out_json_str(o, name); /* the user's: escaped */
-			d = jw_open(o);
-		}
+		d = put_gname(o, d, pp, h->group);
 		*d++ = '}';
 	} else {
 		PUT(d, ",\"gbp\":null");
@@ -622,7 +629,6 @@ static char *put_vxlan(struct gd_out *o, char *d, struct gd_print *pp,
 {
 	struct gd_vx_memo *m = &pp->vx_memo;
 	char g[8] = "", *ge = g;
-	const char *name;
 	uint32_t mark;
 
 	if (m->key != vx_key(h) && !vx_memo_build(m, h))
@@ -636,12 +642,7 @@ static char *put_vxlan(struct gd_out *o, char *d, struct gd_print *pp,
 		d += ge - g;
 		memcpy(d, m->gbp, 64);
 		d += m->gbp_n;
-		if ((name = vxgbp_groups_name(pp->groups, h->group))) {
-			PUT(d, ",\"name\":");
-			jw_close(o, d);
-			out_json_str(o, name); /* the user's: escaped */
-			d = jw_open(o);
-		}
+		d = put_gname(o, d, pp, h->group);
 		*d++ = '}';
 	} else {
 		PUT(d, ",\"gbp\":null");
