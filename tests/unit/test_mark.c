@@ -393,6 +393,41 @@ START_TEST(test_verdict_exhaustive)
 }
 END_TEST
 
+/* gbpdump --json keeps the verdicts' names from the last header whose
+ * flags, reserved byte and group-or-not were the same (print_json.c,
+ * vx_key()): the accept/drop outcome must depend on nothing else, on
+ * every kind of device. */
+START_TEST(test_verdict_inputs)
+{
+	static const uint16_t groups[] = { 1, 0x1234, 0xffff };
+	static const uint32_t vnis[] = { 0, 1, 0xabcdef, 0xffffff };
+	static const uint8_t rsvds[] = { 0, 1, 0x80, 0xff };
+	unsigned bad = 0;
+
+	for (uint32_t f = 0; f < 0x10000; f++)
+		for (size_t r = 0; r < 4; r++)
+			for (size_t d = 0; d < sizeof(devs) / sizeof(devs[0]); d++)
+				for (int nz = 0; nz < 2; nz++) {
+					struct vxgbp_hdr ref = { (uint16_t)f, (uint16_t)nz, 0, rsvds[r] };
+					struct vxgbp_verdict a, b;
+
+					vxgbp_verdict_linux(&ref, devs[d], &a);
+					for (size_t g = 0; g < 3; g++)
+						for (size_t v = 0; v < 4; v++) {
+							struct vxgbp_hdr h = ref;
+
+							h.group = nz ? groups[g] : 0;
+							h.vni = vnis[v];
+							vxgbp_verdict_linux(&h, devs[d], &b);
+							bad += a.accept != b.accept || a.why != b.why;
+						}
+				}
+	CTX("verdict inputs");
+	EXPECT(bad == 0, "%u headers whose verdict depends on more than flags, rsvd, group != 0",
+	       bad);
+}
+END_TEST
+
 START_TEST(test_drop_names)
 {
 	static const struct {
@@ -428,6 +463,7 @@ int main(void)
 	tcase_add_test(tc, test_verdict_named_cases);
 	tcase_add_test(tc, test_verdict_every_bit);
 	tcase_add_test(tc, test_verdict_exhaustive);
+	tcase_add_test(tc, test_verdict_inputs);
 	tcase_add_test(tc, test_drop_names);
 	return unit_run(s, "mark");
 }
