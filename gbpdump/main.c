@@ -895,13 +895,23 @@ static int one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct 
  * return, as the one-thread loop gives it. */
 static int run_jobs(struct run *r, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins };
+	struct gd_par_src src = { inputs_next, &r->ins, NULL };
 	struct gd_par_run p = { jobs, 0, &r->fs, r->out, &r->pp, 0 };
-	int rr = gd_par_run(&p, &src, r->errbuf);
+	const char *e = getenv("GBPDUMP_STRIPES"); /* 0: one reader (bench, tests) */
+	int rr;
 
-	if (getenv("GBPDUMP_JOBS_DEBUG"))
+	/* one classic pcap file: each worker reads its own stripe */
+	if (r->ins.n == 1 && reader_stripes(&r->rd) && !(e && !strcmp(e, "0")))
+		src.stripes = &r->rd;
+	rr = gd_par_run(&p, &src, r->errbuf);
+
+	if (getenv("GBPDUMP_JOBS_DEBUG")) {
 		fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs,
 			(unsigned long long)p.batches);
+		if (src.stripes)
+			fprintf(stderr, "gbpdump: -j %u: read in stripes of %zu bytes\n", jobs,
+				p.chunk_bytes);
+	}
 	if (rr != -2)
 		return rr;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);

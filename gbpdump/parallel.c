@@ -53,6 +53,13 @@ struct par {
 	struct pend pend;
 	uint64_t nread;               /* batches read */
 	int rr;                       /* the source's last return (1: more) */
+	/* stripes (src->stripes): stripe s is capture bytes [x0 + s chunk,
+	 * x0 + (s + 1) chunk).  A worker takes a ticket (claim) and a stripe
+	 * after the last one taken (last_s), skipping those the walk is known
+	 * to be past (walk_next: where it is); walk_seq: the ticket whose
+	 * records the reader walks next (the walk token).  All under mu. */
+	uint64_t x0, claim, last_s, walk_seq, walk_next;
+	size_t scap;                  /* a stripe buffer: chunk + a record's room */
 	/* the tokens (mu) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -112,6 +119,31 @@ static struct gd_out *blk_get(struct batch *b, size_t k)
 	}
 	out_init(b->blk[k], -1); /* written by batch_write() only */
 	return b->blk[k];
+}
+
+/* Room for one more record in b's arrays (stripes: as many as start in a
+ * stripe).  0, or -1 out of memory. */
+static int batch_grow(struct batch *b)
+{
+	size_t n = b->cap_recs * 2;
+	void *p;
+
+	if (b->n < b->cap_recs)
+		return 0;
+	if (!(p = realloc(b->recs, n * sizeof(*b->recs))))
+		return -1;
+	b->recs = p;
+	if (!(p = realloc(b->pkts, n * sizeof(*b->pkts))))
+		return -1;
+	b->pkts = p;
+	if (!(p = realloc(b->xf, n * sizeof(*b->xf))))
+		return -1;
+	b->xf = p;
+	if (!(p = realloc(b->match, n)))
+		return -1;
+	b->match = p;
+	b->cap_recs = n;
+	return 0;
 }
 
 /* Stage 2 for a batch, on the thread holding the state token (stopped:
@@ -314,12 +346,100 @@ struct worker {
 	pthread_t tid;
 	struct gd_print pp;
 	struct batch b;               /* the batch it reads, runs and prints */
+	uint8_t *sbuf;                /* stripes: the one it read (P->scap bytes) */
+	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
+
+/* The records that start in stripe [at, end), walked by the reader in the
+ * worker's buffer (got bytes read; got < 0: the read failed), into b.
+ * Holding the walk token. */
+static void stripe_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got)
+{
+	struct gd_reader *rd = P->src->stripes;
+	struct batch *b = &w->b;
+	uint64_t end = at + P->chunk;
+	struct gd_rec *d;
+	const struct gd_frame_cfg *cfg;
+	struct gd_win *win;
+
+	if (got < 0) {
+		snprintf(P->errbuf, GD_ERRBUF, "%s", w->perr);
+		P->rr = -1;
+		return;
+	}
+	if (reader_next_off(rd) >= end) /* inside a record of an earlier stripe */
+		return;
+	reader_lend(rd, w->sbuf, (size_t)got, P->scap, at);
+	while (reader_next_off(rd) < end) {
+		if (batch_grow(b) < 0) {
+			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a stripe's records");
+			P->rr = -2;
+			return;
+		}
+		d = &b->recs[b->n];
+		if ((P->rr = P->src->next(P->src->ctx, d, &cfg, &win, P->errbuf)) != 1)
+			return;
+		b->n++;
+		b->used += d->caplen;
+		b->cfg = cfg;
+	}
+}
+
+/* The next stripe's batch into w->b: read by this worker in parallel with
+ * the others, walked in stripe order.  0 with b->n records (possibly 0:
+ * a stripe inside one record), -1: no more. */
+static int stripe_read(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+	uint64_t k, s, at;
+	ssize_t got;
+	int go;
+
+	b->n = 0;
+	b->used = 0;
+	b->cfg = NULL;
+	b->win = NULL;
+	pthread_mutex_lock(&P->mu);
+	go = !P->stopped && P->rr == 1;
+	k = P->claim++; /* claimed: its walk token is passed on whatever happens */
+	/* stripes between the last one taken and the walk's position hold no
+	 * record start: all of them are before it, and no earlier ticket's
+	 * walk stopped short of it (small stripes in tests, large records) */
+	s = (P->walk_next - P->x0) / P->chunk;
+	if (k && s <= P->last_s)
+		s = P->last_s + 1;
+	P->last_s = s;
+	pthread_mutex_unlock(&P->mu);
+	at = P->x0 + s * P->chunk;
+	got = go ? reader_pread(P->src->stripes, w->sbuf, P->chunk, at, w->perr) : 0;
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->walk_seq, k);
+	go = !P->stopped && P->rr == 1;
+	pthread_mutex_unlock(&P->mu);
+	if (go)
+		stripe_walk(P, w, at, got); /* the token: walk_seq stays k */
+	if (b->n)
+		b->seq = P->nread++;
+	pthread_mutex_lock(&P->mu);
+	P->walk_next = reader_next_off(P->src->stripes);
+	P->walk_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+	return b->n || go ? 0 : -1;
+}
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	if (w->sbuf) {
+		pthread_mutex_lock(&w->P->rmu); /* until every worker started */
+		pthread_mutex_unlock(&w->P->rmu);
+		while (stripe_read(w->P, w) == 0)
+			if (w->b.n)
+				batch_run(w->P, &w->b, &w->pp);
+		return NULL;
+	}
 	while (batch_read(w->P, &w->b) == 0)
 		batch_run(w->P, &w->b, &w->pp);
 	return NULL;
@@ -345,8 +465,10 @@ static size_t chunk_bytes(const struct gd_par_run *p)
 
 static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
-	for (unsigned i = 0; w && i < jobs; i++)
+	for (unsigned i = 0; w && i < jobs; i++) {
 		batch_free(&w[i].b);
+		free(w[i].sbuf);
+	}
 	free(w);
 	pthread_cond_destroy(&P->cv);
 	pthread_mutex_destroy(&P->mu);
@@ -363,7 +485,9 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
-		if (batch_alloc(&w[i].b, P->chunk) < 0)
+		if (batch_alloc(&w[i].b, P->src->stripes ? 1 : P->chunk) < 0)
+			return -1;
+		if (P->src->stripes && !(w[i].sbuf = malloc(P->scap)))
 			return -1;
 	}
 	return 0;
@@ -397,8 +521,12 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	P.run = p;
 	P.src = src;
 	P.errbuf = errbuf;
-	P.chunk = chunk_bytes(p);
+	P.chunk = p->chunk_bytes = chunk_bytes(p);
 	P.rr = 1;
+	if (src->stripes) {
+		P.x0 = P.walk_next = reader_next_off(src->stripes);
+		P.scap = P.chunk + 16 + src->stripes->maxcap;
+	}
 	pthread_mutex_init(&P.rmu, NULL);
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
@@ -415,6 +543,8 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	if (e)
 		snprintf(errbuf, GD_ERRBUF, "cannot start %u threads: %s", p->jobs, strerror(e));
 	p->batches = P.nread;
+	if (src->stripes) /* before the stripes go */
+		reader_unlend(src->stripes);
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		rr = -2;

@@ -18,6 +18,11 @@
  *      in parallel;
  *   4. waits for the output token, writes the blocks to the run's
  *      standard output after batch k-1's and drops the batch's window.
+ * A classic pcap regular file (src->stripes) is read in parallel instead:
+ * batch k is the records that start in the k-th stripe of chunk bytes; the
+ * worker reads its stripe itself (pread(2), no lock), then waits for the
+ * walk token and lends the stripe to the one reader, which walks its
+ * records in order (reader.h, reader_lend()); records point into it.
  * One batch per worker is in flight: memory does not grow with the capture.
  */
 #ifndef GBPDUMP_PARALLEL_H
@@ -45,11 +50,14 @@ struct gd_par_src {
 	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		    struct gd_win **win, char *errbuf);
 	void *ctx;
+	struct gd_reader *stripes; /* the reader next() reads, when it may be read
+	                              in stripes (reader_stripes()), or NULL */
 };
 
 struct gd_par_run {
 	unsigned jobs;                 /* worker threads, >= 1 */
-	size_t chunk_bytes;            /* 0: GD_PAR_CHUNK (or the environment's) */
+	size_t chunk_bytes;            /* 0: GD_PAR_CHUNK (or the environment's);
+	                                  out: the size used */
 	struct gd_frame_state *fs;     /* stage 2's objects */
 	struct gd_out *out;            /* standard output: batches in order */
 	const struct gd_print *pp;     /* copied per worker */

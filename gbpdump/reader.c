@@ -92,12 +92,16 @@ static int shrunk(struct gd_reader *r, uint64_t off, char *errbuf)
 	return -1;
 }
 
+static int fill_lent(struct gd_reader *r, size_t want, char *errbuf);
+
 static int fill(struct gd_reader *r, size_t want, char *errbuf)
 {
 	if (r->end - r->pos >= want || r->eof)
 		return 0;
 	if (r->map)
 		return remap(r, want, errbuf);
+	if (r->lent)
+		return fill_lent(r, want, errbuf);
 	if (r->pos) { /* slide the partial record to the front */
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->buf_off += r->pos;
@@ -132,6 +136,93 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 		r->end += (size_t)n;
 	}
 	return 0;
+}
+
+/* Stripes (reader.h).  Pieces of a record that runs past its stripe are
+ * read after it in the same buffer: the records before it point into the
+ * buffer, so nothing slides. */
+ssize_t reader_pread(const struct gd_reader *r, void *buf, size_t len, uint64_t at,
+		     char *errbuf)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(r->fd, (uint8_t *)buf + got, len - got,
+				  (off_t)(r->file_base + at + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(errbuf, GD_ERRBUF, "%s: read error at offset %llu: %s", r->name,
+				 (unsigned long long)(r->file_base + at + got), strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
+{
+	ssize_t n;
+
+	if (want > r->cap - r->pos) { /* reader_lend()'s room rule was broken */
+		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu at offset %llu: %zu-byte record "
+			 "beyond the stripe's room", r->name, (unsigned long long)r->count + 1,
+			 (unsigned long long)(r->buf_off + r->pos), want);
+		return -1;
+	}
+	n = reader_pread(r, r->buf + r->end, r->pos + want - r->end, r->buf_off + r->end,
+			 errbuf);
+	if (n < 0)
+		return -1;
+	r->end += (size_t)n;
+	if (r->end - r->pos < want) {
+		r->eof = 1;
+		r->shrunk = r->in_size && r->file_base + r->buf_off + r->end < r->in_size;
+	}
+	return 0;
+}
+
+int reader_stripes(const struct gd_reader *r)
+{
+	return r->fast && !r->ng && !r->map && !r->pc && !r->lv && !r->lent && r->fd > 2 &&
+	       r->in_size && r->zfmt == GD_Z_NONE && r->count == 0 &&
+	       r->maxcap <= GD_STRIPE_MAXREC;
+}
+
+void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at)
+{
+	uint64_t next = reader_next_off(r);
+
+	if (!r->lent) {
+		r->own_buf = r->buf;
+		r->own_cap = r->cap;
+		r->lent = 1;
+	}
+	r->buf = buf;
+	r->cap = cap;
+	r->buf_off = at;
+	r->pos = (size_t)(next - at);
+	/* a stripe read shorter than where the walk is (the file changed
+	 * between the reads): nothing of it is used, fill() reads on */
+	r->end = len < r->pos ? r->pos : len;
+}
+
+void reader_unlend(struct gd_reader *r)
+{
+	uint64_t next = reader_next_off(r);
+
+	if (!r->lent)
+		return;
+	r->buf = r->own_buf;
+	r->cap = r->own_cap;
+	r->own_buf = NULL;
+	r->lent = 0;
+	r->buf_off = next;
+	r->pos = r->end = 0;
 }
 
 /*
@@ -900,6 +991,8 @@ void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)
 	*total = r->in_size;
 	if (r->map)
 		*at = r->map_base + r->buf_off + r->pos;
+	else if (r->lent)
+		*at = r->file_base + r->buf_off + r->pos;
 	else
 		*at = gd_src_pos(r->lsrc ? r->lsrc : &r->src);
 }
@@ -921,7 +1014,7 @@ void reader_close(struct gd_reader *r)
 	if (r->map)
 		unmap(r);
 	else
-		free(r->buf);
+		free(r->lent ? r->own_buf : r->buf);
 	gd_src_fini(&r->src);
 	if (r->fd > 2)
 		close(r->fd);

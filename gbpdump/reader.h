@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <pcap/pcap.h>
 
@@ -61,6 +62,9 @@ struct gd_reader {
 	struct gd_win *win; /* the window's holder object (NULL: none mapped) */
 	int plain;          /* next_fast() may take the next record (reader.c) */
 	int eof;
+	int lent;           /* buf is a -j worker's stripe (reader_lend()) */
+	uint8_t *own_buf;   /* then the reader's own buffer, and its size */
+	size_t own_cap;
 	int shrunk;         /* read(2) of a regular file ended before its size */
 	uint64_t file_base; /* regular file: offset of the capture's first byte */
 	uint64_t count;
@@ -151,6 +155,37 @@ static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, cha
 	r->pos += 16 + (size_t)hd[2];
 	return 1;
 }
+/*
+ * gbpdump -j's parallel reads (parallel.c, docs/parallel.md).  A classic
+ * pcap regular file read with read(2) is cut into stripes of capture
+ * bytes; each worker reads its own stripe with reader_pread(), in parallel
+ * with the others, and then, in stripe order, lends it to the reader,
+ * which walks the records that start in it exactly as it walks its own
+ * buffer (the same checks, errors and frame numbers as one thread).
+ *
+ * reader_stripes(): 1 when r can be read so (opened, not read from yet;
+ * not mapped, compressed, pcapng, libpcap or standard input), 0 if not.
+ * reader_pread(): capture bytes [at, at + len) into buf; fewer only at
+ * the end of the file.  The count, or -1 with errbuf.  Any thread.
+ * reader_lend(): the reader reads on in buf, which holds capture bytes
+ * [at, at + len) with the next record at or after at; a record that runs
+ * past len is completed into buf (pread) up to cap bytes, which must be at
+ * least len + 16 + r->maxcap.  Records point into buf until the next lend.
+ * reader_unlend(): the reader's own buffer back (empty) when the walk is
+ * over; the reader is not read again after it.
+ */
+#define GD_STRIPE_MAXREC (1u << 20) /* larger records: the one-reader path */
+int reader_stripes(const struct gd_reader *r);
+ssize_t reader_pread(const struct gd_reader *r, void *buf, size_t len, uint64_t at,
+		     char *errbuf);
+void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at);
+void reader_unlend(struct gd_reader *r);
+/* The capture offset of the next record (the fast path's readers). */
+static inline uint64_t reader_next_off(const struct gd_reader *r)
+{
+	return r->buf_off + r->pos;
+}
+
 /* Progress: where reading is in the input file (compressed bytes consumed
  * when it is compressed) and the file's size (0 when unknown). */
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total);
