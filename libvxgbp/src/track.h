@@ -82,18 +82,32 @@ struct trk_tab {
 	int stuck;             /* could not grow: it never tries again */
 };
 
+/* The murmur3 finaliser's mixing of the words' multiplies. */
+static inline uint64_t trk_hash_mix(uint64_t h)
+{
+	h ^= h >> 32;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 29;
+	return h;
+}
+
+/* trk_hash() of a 4-word key given as values (a key built in registers
+ * need not go through memory first). */
+static inline uint64_t trk_hash4(uint64_t k0, uint64_t k1, uint64_t k2, uint64_t k3)
+{
+	/* independent multiplies, then the mixing */
+	return trk_hash_mix((k0 * 0x9e3779b97f4a7c15ull) ^ (k1 * 0xc2b2ae3d27d4eb4full) ^
+			    (k2 * 0x165667b19e3779f9ull) ^ (k3 * 0xd6e8feb86659fd93ull));
+}
+
 static inline uint64_t trk_hash(const uint64_t *k, unsigned nw)
 {
-	/* independent multiplies, then the murmur3 finaliser's mixing */
 	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full) ^
 		     (k[2] * 0x165667b19e3779f9ull) ^ (k[3] * 0xd6e8feb86659fd93ull);
 
 	if (nw == TRK_KEY6)
 		h ^= (k[4] * 0xff51afd7ed558ccdull) ^ (k[5] * 0xc4ceb9fe1a85ec53ull);
-	h ^= h >> 32;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 29;
-	return h;
+	return trk_hash_mix(h);
 }
 
 static inline int trk_key_eq(const uint64_t *a, const uint64_t *b, unsigned nw)

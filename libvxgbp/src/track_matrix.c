@@ -27,12 +27,15 @@
 /* The frame's endpoint keys: the pair's (the inner destination, the
  * source group g in word 0) and, when src, the source's (aux 0).  An
  * endpoint is its IP address when there is one, else its ARP address,
- * else its MAC; both sides are read with one look at which. */
-static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint32_t g, int src)
+ * else its MAC; both sides are read with one look at which.  The keys are
+ * built and hashed in registers, then stored once (through q the compiler
+ * would read each word back). */
+static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint64_t vni,
+		       uint32_t g, int src)
 {
 	const struct vxgbp_l3 *l3 = &p->inner.l3;
 	const uint8_t *sa, *da;
-	uint64_t fam;
+	uint64_t fam, d[2], a[2], k0 = vni | (uint64_t)g << 32;
 	size_t len;
 
 	if (l3->off >= 0 && l3->version && l3->src) {
@@ -51,16 +54,48 @@ static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint32_t g
 		da = p->inner.l2.dst;
 		len = 6;
 	}
-	q->pair[0] = TRK_USED | p->vx.vni | (uint64_t)g << 32;
+	trk_addr_words(d, da, len);
+	q->h_pair = trk_hash4(k0, fam, d[0], d[1]);
+	q->pair[0] = k0;
 	q->pair[1] = fam;
-	trk_addr_words(q->pair + 2, da, len);
-	q->h_pair = trk_hash(q->pair, TRK_KEY4);
+	q->pair[2] = d[0];
+	q->pair[3] = d[1];
 	if (!src)
 		return;
-	q->ep[0] = TRK_USED | p->vx.vni;
+	trk_addr_words(a, sa, len);
+	q->h_ep = trk_hash4(vni, fam, a[0], a[1]);
+	q->ep[0] = vni;
 	q->ep[1] = fam;
-	trk_addr_words(q->ep + 2, sa, len);
-	q->h_ep = trk_hash(q->ep, TRK_KEY4);
+	q->ep[2] = a[0];
+	q->ep[3] = a[1];
+}
+
+/* The slot of a matrix key k (TRK_KEY4 words, hash h), inserted when new;
+ * NULL when it is new and finds no room.  trk_tab_get() less its look at
+ * t->last: with many flows consecutive frames seldom share a key (on the
+ * diverse capture the look almost never hit and cost 5 instructions a
+ * table a frame).  one: the keys of this table have words 1-3 zero (the
+ * VNIs'), so word 0 decides.  The same slots as trk_tab_get(): a new key
+ * goes into the free slot that ended the probe unless the table grows. */
+static inline struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, const uint64_t *k,
+				       uint64_t h, int one)
+{
+	struct trk_slot *s, *end;
+
+	if (!t->cap)
+		return vxgbpi_tab_insert(m, t, k, h);
+	end = t->s + t->cap;
+	for (s = &t->s[h & (t->cap - 1)]; s->k[0]; s = s + 1 == end ? t->s : s + 1)
+		if (s->k[0] == k[0] &&
+		    (one || ((s->k[1] ^ k[1]) | (s->k[2] ^ k[2]) | (s->k[3] ^ k[3])) == 0))
+			return s;
+	if ((t->n + 1) * 4 > t->cap * 3)
+		return vxgbpi_tab_insert(m, t, k, h);
+	for (unsigned j = 0; j < TRK_KEY4; j++)
+		s->k[j] = k[j];
+	s->k[TRK_KEY4] = h; /* for tab_grow */
+	t->n++;
+	return s;
 }
 
 /* A waiting frame's table updates. */
@@ -68,7 +103,6 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 {
 	struct trk_slot *s;
 	unsigned full = 0, n = q->n;
-	int is_new;
 
 	if (!n)
 		return 0;
@@ -76,7 +110,7 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 	if (!st->g_frames[q->g]++)
 		st->seen[st->nseen++] = q->g;
 	st->g_bytes[q->g] += q->wirelen;
-	if ((s = trk_tab_get(&st->mem, &st->vnis, q->vni, TRK_KEY4, q->h_vni, &is_new))) {
+	if ((s = mat_get(&st->mem, &st->vnis, q->vni, q->h_vni, 1))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += q->wirelen;
 	} else {
@@ -84,7 +118,7 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 	}
 	if (n < 2)
 		return full;
-	if ((s = trk_tab_get(&st->mem, &st->pairs, q->pair, TRK_KEY4, q->h_pair, &is_new))) {
+	if ((s = mat_get(&st->mem, &st->pairs, q->pair, q->h_pair, 0))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += q->wirelen;
 	} else {
@@ -93,7 +127,7 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 	}
 	if (n < 3)
 		return full;
-	if ((s = trk_tab_get(&st->mem, &st->eps, q->ep, TRK_KEY4, q->h_ep, &is_new)))
+	if ((s = mat_get(&st->mem, &st->eps, q->ep, q->h_ep, 0)))
 		s->v.ep.mgroup = TRK_LEARNED | q->g;
 	else
 		full |= VXGBP_TRACK_FULL_ENDPOINTS;
@@ -110,19 +144,20 @@ unsigned vxgbpi_matrix_flush(struct trk_state *st)
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 {
 	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
+	uint64_t vni = TRK_USED | p->vx.vni;
 	struct trk_pend *q = &st->pend[st->pipeline ? st->cur ^ 1 : 0];
-	unsigned full;
+	unsigned n = 1, full;
 
-	q->n = 1;
 	q->g = g;
 	q->wirelen = p->wirelen;
-	q->vni[0] = TRK_USED | p->vx.vni;
+	q->vni[0] = vni;
 	q->vni[1] = q->vni[2] = q->vni[3] = 0;
-	q->h_vni = trk_hash(q->vni, TRK_KEY4);
+	q->h_vni = trk_hash4(vni, 0, 0, 0);
 	if (p->have & VXGBP_HAVE_INNER_L2) {
-		q->n = g != VXGBP_GROUP_NONE ? 3 : 2;
-		inner_keys(q, p, g, q->n == 3);
+		n = g != VXGBP_GROUP_NONE ? 3 : 2;
+		inner_keys(q, p, vni, g, n == 3);
 	}
+	q->n = n;
 	if (!st->pipeline)
 		return apply(st, q);
 	/* the group's counters and the VNI's slot: both miss the cache as
@@ -131,9 +166,9 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 	TRK_PREFETCH_W(&st->g_frames[g]);
 	TRK_PREFETCH_W(&st->g_bytes[g]);
 	trk_tab_prefetch(&st->vnis, q->h_vni);
-	if (q->n >= 2)
+	if (n >= 2)
 		trk_tab_prefetch(&st->pairs, q->h_pair);
-	if (q->n >= 3)
+	if (n >= 3)
 		trk_tab_prefetch(&st->eps, q->h_ep);
 	full = apply(st, &st->pend[st->cur]);
 	st->cur ^= 1;
