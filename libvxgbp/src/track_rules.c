@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "track.h"
+#include "track_rules.h"
 
 static uint64_t mix(uint64_t h, uint64_t w)
 {
@@ -47,32 +48,138 @@ static inline uint64_t ld64(const uint8_t *b)
 	return w;
 }
 
-/* 64-bit hash of n bytes: four independent lanes of 16 bytes each (the
- * multiplies of one lane wait for each other, four lanes run side by
- * side), then 16 bytes at a time, the tail and the length. */
-static uint64_t hash_bytes(uint64_t h, const uint8_t *b, size_t n)
+/* 16 bytes of lane l at q mixed in: one lane's multiplies wait for each
+ * other, the four lanes of a 64-byte step do not. */
+#define LANE(l, q, k) ((l) = fold(ld64(q) ^ (k), ld64((q) + 8) ^ (l)))
+
+static inline void step64(uint64_t l[4], const uint8_t *q)
 {
-	uint64_t l[4] = { h ^ K0, h ^ K1, h ^ K2, h ^ K3 }, w[2];
-	size_t i = 0;
+	LANE(l[0], q, K0);
+	LANE(l[1], q + 16, K1);
+	LANE(l[2], q + 32, K2);
+	LANE(l[3], q + 48, K3);
+}
 
-	/* words loaded straight into the xors (a copy to w[] first cost a
-	 * store and a reload of every word) */
-	for (; i + 64 <= n; i += 64) {
-		const uint8_t *q = b + i;
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DUP_HASH_BMI2 1
+/* step64 with BMI2's mulx, each lane five instructions: the constant and
+ * the first word into rdx, the second word into the lane, the product's
+ * halves into the lane and t, folded.  In C, GCC kept both halves of each
+ * product alive into the next lane and spilled (35 instructions a step
+ * against these 20). */
+struct blk64 {
+	uint8_t b[64];
+};
+#define LANE_ASM(l, o, k)                                                           \
+	"mov %[" k "], %%rdx\n\t"                                                  \
+	"xor " o "(%[q]), %%rdx\n\t"                                               \
+	"xor " o "+8(%[q]), %[" l "]\n\t"                                          \
+	"mulx %[" l "], %[" l "], %[t]\n\t"                                        \
+	"xor %[t], %[" l "]\n\t"
 
-		l[0] = fold(ld64(q) ^ K0, ld64(q + 8) ^ l[0]);
-		l[1] = fold(ld64(q + 16) ^ K1, ld64(q + 24) ^ l[1]);
-		l[2] = fold(ld64(q + 32) ^ K2, ld64(q + 40) ^ l[2]);
-		l[3] = fold(ld64(q + 48) ^ K3, ld64(q + 56) ^ l[3]);
+__attribute__((target("bmi2"))) static inline void step64_bmi2(uint64_t l[4], const uint8_t *q,
+								const uint64_t k[4])
+{
+	uint64_t t;
+
+	/* the "m" operand: the asm reads these 64 bytes */
+	__asm__(LANE_ASM("l0", "0", "k0") LANE_ASM("l1", "16", "k1") LANE_ASM("l2", "32", "k2")
+			LANE_ASM("l3", "48", "k3")
+		: [l0] "+r"(l[0]), [l1] "+r"(l[1]), [l2] "+r"(l[2]), [l3] "+r"(l[3]), [t] "=&r"(t)
+		: [q] "r"(q), [k0] "r"(k[0]), [k1] "r"(k[1]), [k2] "r"(k[2]), [k3] "r"(k[3]),
+		  "m"(*(const struct blk64 *)q)
+		: "rdx", "cc");
+}
+#endif
+
+/* The last r (< 16) bytes of b[0..n) as two zero-padded host-order words,
+ * what a memcpy into w[] zeroed gives.  With n >= 16 on a little-endian
+ * host they come from whole loads that end at b + n (shifted down: the
+ * bytes before the tail go out), no library call. */
+static inline void tail_words(const uint8_t *b, size_t n, size_t r, uint64_t w[2])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 16) {
+		w[0] = w[1] = 0;
+		if (r > 8) {
+			w[0] = ld64(b + n - r);
+			w[1] = ld64(b + n - 8) >> (8 * (16 - r));
+		} else if (r) {
+			w[0] = ld64(b + n - 8) >> (8 * (8 - r));
+		}
+		return;
 	}
+#endif
+	w[0] = w[1] = 0;
+	memcpy(w, b + n - r, r);
+}
+
+/* The rest of the hash once the 64-byte steps are done (i: the bytes
+ * they took): the lanes folded, 16 bytes at a time, the tail and the
+ * length. */
+static inline __attribute__((always_inline)) uint64_t hash_end(const uint64_t l[4],
+								 const uint8_t *b, size_t i,
+								 size_t n)
+{
+	uint64_t h, w[2];
+
 	/* the pairs must differ, or short inputs (l[] all h) cancel out */
 	h = fold(l[0] ^ K2, l[1] ^ K3) ^ fold(l[2] ^ K1, l[3] ^ K0);
 	for (; i + 16 <= n; i += 16)
 		h = fold(ld64(b + i) ^ K0, ld64(b + i + 8) ^ h);
-	w[0] = w[1] = 0;
-	memcpy(w, b + i, n - i);
+	tail_words(b, n, n - i, w);
 	h = fold(w[0] ^ K1, w[1] ^ h ^ ((uint64_t)n << 32));
 	return fold(h ^ K2, h ^ K3) ^ h;
+}
+
+/*
+ * 64-bit hash of n bytes: four lanes of 16 bytes each over the whole 64-byte
+ * steps, then hash_end.  Its values are results (the cache's slots,
+ * --merge's summaries): a change of this code must keep them; unit_rules
+ * holds every path to a plain copy of the function.
+ */
+static uint64_t hash_plain(uint64_t h, const uint8_t *b, size_t n)
+{
+	uint64_t l[4] = { h ^ K0, h ^ K1, h ^ K2, h ^ K3 };
+	size_t i;
+
+	for (i = 0; i + 64 <= n; i += 64)
+		step64(l, b + i);
+	return hash_end(l, b, i, n);
+}
+
+#ifdef DUP_HASH_BMI2
+__attribute__((target("bmi2"))) static uint64_t hash_bmi2(uint64_t h, const uint8_t *b,
+							  size_t n)
+{
+	const uint64_t k[4] = { K0, K1, K2, K3 };
+	uint64_t l[4] = { h ^ K0, h ^ K1, h ^ K2, h ^ K3 };
+	const uint8_t *q = b, *e = b + (n & ~(size_t)63);
+
+	for (; q != e; q += 64)
+		step64_bmi2(l, q, k);
+	return hash_end(l, b, n & ~(size_t)63, n);
+}
+#define HAVE_BMI2(isa) ((isa) && __builtin_cpu_supports("bmi2"))
+#else
+#define hash_bmi2 hash_plain
+#define HAVE_BMI2(isa) 0
+#endif
+
+/* The recent-frame cache's hash of VNI vni and inner bytes b[0..n).  isa:
+ * 1 BMI2 when the CPU has it (libgcc's table, filled in before main()),
+ * 0 plain C.  Inline: the frame's path makes one call, to the hash. */
+static inline uint64_t dup_hash(uint32_t vni, const uint8_t *b, size_t n, int isa)
+{
+	uint64_t h = mix(0x27d4eb2f165667c5ull, vni);
+
+	return HAVE_BMI2(isa) ? hash_bmi2(h, b, n) : hash_plain(h, b, n);
+}
+
+/* dup_hash for unit_rules, which compares both paths with a plain copy */
+uint64_t vxgbpi_dup_hash(uint32_t vni, const uint8_t *b, size_t n, int isa)
+{
+	return dup_hash(vni, b, n, isa);
 }
 
 static void add_hit(struct vxgbp_track_result *r, unsigned rule, enum vxgbp_track_key key,
@@ -100,7 +207,7 @@ static struct trk_dup *dup_slot(const struct trk_state *st, const struct vxgbp_p
 	size_t len = p->caplen - (size_t)p->inner.l2.off;
 	struct trk_dup *d;
 
-	*hh = hash_bytes(mix(0x27d4eb2f165667c5ull, p->vx.vni), p->inner.l2.dst, len);
+	*hh = dup_hash(p->vx.vni, p->inner.l2.dst, len, 1);
 	d = &st->dup[*hh & (TRK_DUP_SLOTS - 1)];
 	TRK_PREFETCH_W(d);
 	return d;
