@@ -160,7 +160,7 @@ __attribute__((target("avx2"))) static uint64_t avx2_sum(const uint8_t *b, size_
 	__m256i bias = _mm256_set1_epi16((short)0x8000), one = _mm256_set1_epi16(1);
 	__m256i a = _mm256_setzero_si256(), w;
 	size_t even = len & ~(size_t)1;
-	const uint8_t *p = b, *end = b + (even & ~(size_t)127);
+	const uint8_t *p = b, *end = b + (even & ~(size_t)255);
 	uint64_t s = 0;
 	__m128i h;
 
@@ -173,13 +173,29 @@ __attribute__((target("avx2"))) static uint64_t avx2_sum(const uint8_t *b, size_
 #else
 		s = b[even];
 #endif
-	/* one accumulator: the four products are added as a tree, so only
-	 * one add a step waits for the one before */
-	for (; p != end; p += 128)
-		a = _mm256_add_epi32(a, _mm256_add_epi32(
-			_mm256_add_epi32(AVX_MADD(p), AVX_MADD(p + 32)),
-			_mm256_add_epi32(AVX_MADD(p + 64), AVX_MADD(p + 96))));
-	switch ((even >> 5) & 3) {
+	/* one accumulator: a step's eight products are added as a tree, so
+	 * only one add a step waits for the one before */
+	for (; p != end; p += 256) {
+		w = _mm256_add_epi32(
+			_mm256_add_epi32(_mm256_add_epi32(AVX_MADD(p), AVX_MADD(p + 32)),
+					 _mm256_add_epi32(AVX_MADD(p + 64), AVX_MADD(p + 96))),
+			_mm256_add_epi32(_mm256_add_epi32(AVX_MADD(p + 128), AVX_MADD(p + 160)),
+					 _mm256_add_epi32(AVX_MADD(p + 192), AVX_MADD(p + 224))));
+		a = _mm256_add_epi32(a, w);
+	}
+	switch ((even >> 5) & 7) {
+	case 7:
+		a = _mm256_add_epi32(a, AVX_MADD(p + 192));
+		/* fall through */
+	case 6:
+		a = _mm256_add_epi32(a, AVX_MADD(p + 160));
+		/* fall through */
+	case 5:
+		a = _mm256_add_epi32(a, AVX_MADD(p + 128));
+		/* fall through */
+	case 4:
+		a = _mm256_add_epi32(a, AVX_MADD(p + 96));
+		/* fall through */
 	case 3:
 		a = _mm256_add_epi32(a, AVX_MADD(p + 64));
 		/* fall through */
