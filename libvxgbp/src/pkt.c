@@ -539,11 +539,8 @@ int vxgbpi_parse_l3_l4(struct vxgbp_pkt *p, struct level *lv, struct vxgbp_layer
 	return 0;
 }
 
-int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
+int vxgbpi_is_extra_port(const struct vxgbp_parse_opts *o, uint16_t port)
 {
-	if (!(o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) &&
-	    (port == VXGBP_PORT_IANA || port == VXGBP_PORT_LINUX))
-		return 1;
 	for (unsigned i = 0; i < o->n_ports && i < VXGBP_MAX_PORTS; i++)
 		if (o->ports[i] == port)
 			return 1;

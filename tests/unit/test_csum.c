@@ -130,6 +130,71 @@ START_TEST(test_large)
 }
 END_TEST
 
+/* vxgbpi_udp_csum_ok() (the parser's outer UDP check: its own AVX2 path
+ * for 64 bytes to 64 KiB, the pseudo-header summed apart) against the plain
+ * loop over the pseudo-header and the datagram: every length 8..2048 at
+ * alignments 0..3 and right before a PROT_NONE page, over IPv4 and IPv6,
+ * with the checksum field made right, and each time one bit changed at a
+ * place that moves with the length (a one-bit change is never a multiple
+ * of 0xffff, so it must fail). */
+static uint32_t ref_udp(const uint8_t *src, const uint8_t *dst, size_t alen,
+			const uint8_t *u, size_t ulen)
+{
+	uint8_t ph[40] = { 0 };
+
+	memcpy(ph, src, alen);
+	memcpy(ph + alen, dst, alen);
+	ph[2 * alen + 1] = 17;
+	ph[2 * alen + 2] = (uint8_t)(ulen >> 8);
+	ph[2 * alen + 3] = (uint8_t)ulen;
+	return ref_sum(ref_sum(0, ph, 2 * alen + 4), u, ulen);
+}
+
+static void check_udp(struct guard *back, uint8_t *src, size_t n, size_t alen,
+		      const uint8_t *a)
+{
+	uint8_t *front = back->data;
+	uint32_t s;
+
+	src[6] = src[7] = 0;
+	s = ref_udp(a, a + 16, alen, src, n);
+	src[6] = (uint8_t)(~s >> 8);
+	src[7] = (uint8_t)~s;
+	for (int bad = 0; bad < 2; bad++) {
+		size_t at = (n * 7 + 3) % n;
+
+		if (bad)
+			src[at] ^= (uint8_t)(1u << (n % 8));
+		CTX("udp: %zu bytes, alen %zu, bad %d", n, alen, bad);
+		EXPECT_EQ(vxgbpi_udp_csum_ok(a, a + 16, alen, guard_place(back, src, n), n), !bad);
+		for (size_t al = 0; al < 4; al++) {
+			memcpy(front + al, src, n);
+			EXPECT_EQ(vxgbpi_udp_csum_ok(a, a + 16, alen, front + al, n), !bad);
+		}
+		if (bad)
+			src[at] ^= (uint8_t)(1u << (n % 8));
+	}
+}
+
+START_TEST(test_udp)
+{
+	static uint8_t src[MAXLEN], addrs[32];
+	unsigned long long seed = 7;
+	struct guard back;
+
+	ck_assert_int_eq(guard_init(&back, MAXLEN + 4), 0);
+	for (size_t i = 0; i < sizeof(addrs); i++)
+		addrs[i] = (uint8_t)unit_rand(&seed);
+	for (size_t n = 8; n <= MAXLEN; n++) {
+		for (size_t i = 0; i < n; i++)
+			src[i] = (uint8_t)unit_rand(&seed);
+		check_udp(&back, src, n, 4, addrs);
+		check_udp(&back, src, n, 16, addrs);
+	}
+	guard_free(&back);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("csum");
@@ -139,5 +204,6 @@ int main(void)
 	tcase_add_test(tc, test_all_ones);
 	tcase_add_test(tc, test_edges);
 	tcase_add_test(tc, test_large);
+	tcase_add_test(tc, test_udp);
 	return unit_run(s, "csum");
 }
