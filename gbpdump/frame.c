@@ -56,8 +56,8 @@ int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 	return 1;
 }
 
-uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
-			const struct vxgbp_pkt *p)
+uint64_t gd_frame_state_all(struct gd_frame_state *s, const struct gd_rec *rec,
+			    const struct vxgbp_pkt *p)
 {
 	struct vxgbp_track_result tr;
 
@@ -80,15 +80,6 @@ uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
 	if (s->count && s->matched >= s->count)
 		s->stop = 1;
 	return tr.findings;
-}
-
-void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp, struct gd_out *o,
-		   const struct gd_rec *rec, const struct vxgbp_pkt *p, uint64_t xf)
-{
-	if (c->emit == GD_EMIT_JSON)
-		print_json(o, pp, rec, p, xf);
-	else if (c->emit == GD_EMIT_TEXT)
-		print_text(o, pp, rec, p, xf);
 }
 
 void gd_frame_print_copy(struct gd_print *dst, const struct gd_print *src)

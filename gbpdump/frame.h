@@ -74,10 +74,22 @@ struct gd_frame_state {
 /* Stage 1: 1 when the frame matched (p is then its parse), 0 when not. */
 int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 		   struct vxgbp_pkt *p);
+/* Stage 2 with any stateful object (gd_frame_state() calls it). */
+uint64_t gd_frame_state_all(struct gd_frame_state *s, const struct gd_rec *rec,
+			    const struct vxgbp_pkt *p);
 /* Stage 2, for a frame stage 1 matched: the cross-frame findings of the
- * frame (VXGBP_RB bits, 0 without a tracker). */
-uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
-			const struct vxgbp_pkt *p);
+ * frame (VXGBP_RB bits, 0 without a tracker).  Inline for the runs with
+ * nothing but the count to keep (text without -v, -c): no call. */
+static inline uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
+				      const struct vxgbp_pkt *p)
+{
+	if (!s->trk && !s->chk && !s->rep && !s->wr) {
+		if (++s->matched == s->count) /* -c (0: no limit, never reached) */
+			s->stop = 1;
+		return 0;
+	}
+	return gd_frame_state_all(s, rec, p);
+}
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
  * the frames after this one get no stage 2 or 3.  Inline: it is asked
  * after every frame. */
@@ -85,9 +97,16 @@ static inline int gd_frame_stop(const struct gd_frame_state *s)
 {
 	return s->stop;
 }
-/* Stage 3 for a frame stage 2 saw. */
-void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp, struct gd_out *o,
-		   const struct gd_rec *rec, const struct vxgbp_pkt *p, uint64_t xf);
+/* Stage 3 for a frame stage 2 saw (inline: a call a frame less). */
+static inline void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp,
+				 struct gd_out *o, const struct gd_rec *rec,
+				 const struct vxgbp_pkt *p, uint64_t xf)
+{
+	if (c->emit == GD_EMIT_TEXT)
+		print_text(o, pp, rec, p, xf);
+	else if (c->emit == GD_EMIT_JSON)
+		print_json(o, pp, rec, p, xf);
+}
 /* A thread's own print settings from the shared ones. */
 void gd_frame_print_copy(struct gd_print *dst, const struct gd_print *src);
 
