@@ -146,6 +146,15 @@ static int batch_grow(struct batch *b)
 	return 0;
 }
 
+/* b empty, before it is filled again. */
+static void batch_reset(struct batch *b)
+{
+	b->n = 0;
+	b->used = 0;
+	b->cfg = NULL;
+	b->win = NULL;
+}
+
 /* Stage 2 for a batch, on the thread holding the state token (stopped:
  * an earlier batch stopped the run).  Returns 1 when this one stops it. */
 static int batch_state(struct par *P, struct batch *b, int stopped)
@@ -325,10 +334,7 @@ static int batch_read(struct par *P, struct batch *b)
 {
 	int stopped;
 
-	b->n = 0;
-	b->used = 0;
-	b->cfg = NULL;
-	b->win = NULL;
+	batch_reset(b);
 	pthread_mutex_lock(&P->rmu);
 	pthread_mutex_lock(&P->mu);
 	stopped = P->stopped; /* -c, -w or the output: read no further */
@@ -395,10 +401,7 @@ static int stripe_read(struct par *P, struct worker *w)
 	ssize_t got;
 	int go;
 
-	b->n = 0;
-	b->used = 0;
-	b->cfg = NULL;
-	b->win = NULL;
+	batch_reset(b);
 	pthread_mutex_lock(&P->mu);
 	go = !P->stopped && P->rr == 1;
 	k = P->claim++; /* claimed: its walk token is passed on whatever happens */
