@@ -147,15 +147,7 @@ void out_spaces(struct gd_out *o, int n)
 
 void out_u64_w(struct gd_out *o, uint64_t v, int width)
 {
-	char t[20];
-	int n = 0;
-
-	do {
-		t[sizeof(t) - 1 - n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_spaces(o, width - n);
-	out_write(o, t + sizeof(t) - n, (size_t)n);
+	out_commit(o, lw_u64_w(out_reserve(o, width > 20 ? (size_t)width : 20), v, width));
 }
 
 void out_json_str(struct gd_out *o, const char *s)
@@ -395,6 +387,18 @@ char *lw_u64(char *p, uint64_t v)
 	for (int i = 8; i >= 0; i--, v /= 10)
 		p[i] = (char)('0' + v % 10);
 	return p + 9;
+}
+
+char *lw_u64_w(char *p, uint64_t v, int width)
+{
+	char t[20];
+	int n = (int)(lw_u64(t, v) - t);
+
+	if (n < width) {
+		memset(p, ' ', (size_t)(width - n));
+		p += width - n;
+	}
+	return lw_mem(p, t, (size_t)n);
 }
 
 void out_printf(struct gd_out *o, const char *fmt, ...)

@@ -213,6 +213,9 @@ static inline char *lw_dec6(char *p, uint32_t v)
 
 /* at most 20 bytes */
 char *lw_u64(char *p, uint64_t v);
+/* "%*llu": v right-aligned in width columns, or wider when it has more
+ * digits (at most 20 bytes, or width) */
+char *lw_u64_w(char *p, uint64_t v, int width);
 
 extern const char gd_hex2[256][2]; /* "00" "01" ... "ff" */
 

@@ -55,20 +55,6 @@ static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *
 	out_printf(o, "%-24.*s", n, buf);
 }
 
-/* "%*llu" at p: v right-aligned in width columns, or wider when it has
- * more digits (at most 20 bytes, or width). */
-static char *lw_u64_w(char *p, uint64_t v, int width)
-{
-	char t[20];
-	int n = (int)(lw_u64(t, v) - t);
-
-	if (n < width) {
-		memset(p, ' ', (size_t)(width - n));
-		p += width - n;
-	}
-	return lw_mem(p, t, (size_t)n);
-}
-
 /* The counters of a text row, "%12llu %13llu" behind sep (a few bytes):
  * one reservation for the row's numbers instead of one write a field
  * (4,000 VNIs and 1,500 matrix rows on the diverse capture). */
