@@ -129,7 +129,7 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 	st->vxlan++;
 	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
 	if (st->what & VXGBP_TRACK_MATRIX)
-		full |= vxgbpi_matrix_frame(st, p);
+		full |= vxgbpi_matrix_frame(st, p, frame);
 	if ((st->what & VXGBP_TRACK_RULES) && (p->have & VXGBP_HAVE_INNER_L2) && inner_ok(p))
 		full |= vxgbpi_rules_frame(st, p, frame, r);
 	if ((st->what & VXGBP_TRACK_FLOWS) && (p->have & VXGBP_HAVE_INNER_L3))

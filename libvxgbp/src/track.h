@@ -52,6 +52,11 @@ void vxgbpi_mem_put(struct trk_mem *m, void *ptr, size_t size);
 
 /* A matrix endpoint's group, as stored: TRK_LEARNED | group; 0 not learned. */
 #define TRK_LEARNED 0x80000000u
+/* A 4-word key's slot: word TRK_KEY4 holds its hash, word TRK_MFRAME (a
+ * matrix endpoint's) the frame that taught it mgroup, so that trackers fed
+ * disjoint frames merge to what one tracker fed them all learns
+ * (vxgbp_track_absorb: the later frame wins). */
+#define TRK_MFRAME 5u
 
 struct trk_slot {
 	uint64_t k[TRK_KEY6];
@@ -290,6 +295,7 @@ struct trk_pend {
 	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
 	uint32_t g;        /* the frame's group, or VXGBP_GROUP_NONE */
 	uint32_t wirelen;
+	uint64_t frame;
 	uint64_t vni[TRK_KEY4], pair[TRK_KEY4], ep[TRK_KEY4];
 	uint64_t h_vni, h_pair, h_ep;
 };
@@ -350,7 +356,7 @@ struct vxgbp_track {
  * that found no room. */
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r);
-unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p);
+unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_flows_free(struct trk_state *st);
 /* FIRSTS (track_merge.c): start and give back its records; the first

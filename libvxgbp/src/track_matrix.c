@@ -127,10 +127,12 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 	}
 	if (n < 3)
 		return full;
-	if ((s = mat_get(&st->mem, &st->eps, q->ep, q->h_ep, 0)))
+	if ((s = mat_get(&st->mem, &st->eps, q->ep, q->h_ep, 0))) {
 		s->v.ep.mgroup = TRK_LEARNED | q->g;
-	else
+		s->k[TRK_MFRAME] = q->frame;
+	} else {
 		full |= VXGBP_TRACK_FULL_ENDPOINTS;
+	}
 	return full;
 }
 
@@ -141,7 +143,7 @@ unsigned vxgbpi_matrix_flush(struct trk_state *st)
 
 /* The frame's updates (group counters, tables) now, or (pipeline) the
  * previous frame's now and this one's at the next call. */
-unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
+unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame)
 {
 	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
 	uint64_t vni = TRK_USED | p->vx.vni;
@@ -150,6 +152,7 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p)
 
 	q->g = g;
 	q->wirelen = p->wirelen;
+	q->frame = frame;
 	q->vni[0] = vni;
 	q->vni[1] = q->vni[2] = q->vni[3] = 0;
 	q->h_vni = trk_hash4(vni, 0, 0, 0);
