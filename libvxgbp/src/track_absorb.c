@@ -76,26 +76,22 @@ static struct trk_slot *slot_of(struct trk_mem *m, struct trk_tab *t,
 	return trk_tab_put(m, t, end, s->k, s->k[TRK_KEY4]);
 }
 
-/* src's counters (VNIs or pairs) added to dst's.  0, or -1: no room. */
-static int add_counts(struct trk_mem *m, struct trk_tab *dst, const struct trk_tab *src)
+/* Slot s of src into d, dst's slot of its key (is_new: just made): the
+ * counts summed (VNIs, pairs), or (an endpoint) the group of the later
+ * frame. */
+static void add_slot(struct trk_slot *d, const struct trk_slot *s, int is_new, int ep)
 {
-	for (size_t i = 0; i < src->cap; i++) {
-		const struct trk_slot *s = &src->s[i];
-		struct trk_slot *d;
-		int is_new;
-
-		if (!s->k[0])
-			continue;
-		if (!(d = slot_of(m, dst, s, &is_new)))
-			return -1;
+	if (!ep) {
 		d->v.cnt.frames += s->v.cnt.frames;
 		d->v.cnt.bytes += s->v.cnt.bytes;
+	} else if (is_new || s->k[TRK_MFRAME] > d->k[TRK_MFRAME]) {
+		d->k[TRK_MFRAME] = s->k[TRK_MFRAME];
+		d->v.ep.mgroup = s->v.ep.mgroup;
 	}
-	return 0;
 }
 
-/* src's endpoints into dst's: the group of the later frame.  0, or -1. */
-static int add_endpoints(struct trk_mem *m, struct trk_tab *dst, const struct trk_tab *src)
+/* Table src into dst (ep: the endpoints).  0, or -1: no room. */
+static int add_tab(struct trk_mem *m, struct trk_tab *dst, const struct trk_tab *src, int ep)
 {
 	for (size_t i = 0; i < src->cap; i++) {
 		const struct trk_slot *s = &src->s[i];
@@ -106,10 +102,7 @@ static int add_endpoints(struct trk_mem *m, struct trk_tab *dst, const struct tr
 			continue;
 		if (!(d = slot_of(m, dst, s, &is_new)))
 			return -1;
-		if (is_new || s->k[TRK_MFRAME] > d->k[TRK_MFRAME]) {
-			d->k[TRK_MFRAME] = s->k[TRK_MFRAME];
-			d->v.ep.mgroup = s->v.ep.mgroup;
-		}
+		add_slot(d, s, is_new, ep);
 	}
 	return 0;
 }
@@ -144,9 +137,9 @@ int vxgbp_track_absorb(struct vxgbp_track *dst, const struct vxgbp_track *src)
 	d->other += s->other;
 	d->unparsed += s->unparsed;
 	add_groups(d, s);
-	if (add_counts(&d->mem, &d->vnis, &s->vnis) < 0 ||
-	    add_counts(&d->mem, &d->pairs, &s->pairs) < 0 ||
-	    add_endpoints(&d->mem, &d->eps, &s->eps) < 0 || !fits_alone(d))
+	if (add_tab(&d->mem, &d->vnis, &s->vnis, 0) < 0 ||
+	    add_tab(&d->mem, &d->pairs, &s->pairs, 0) < 0 ||
+	    add_tab(&d->mem, &d->eps, &s->eps, 1) < 0 || !fits_alone(d))
 		return VXGBP_E_NOSPACE;
 	return 0;
 }
