@@ -29,7 +29,8 @@ struct gd_print {
 	char local_buf[32];
 	size_t local_len;
 	int64_t utc_sec;
-	char utc_buf[32];
+	unsigned utc_len;
+	char utc_buf[48];   /* print_json's ,"time":"<date>. of utc_sec */
 	/* the last flag word libvxgbp rendered (consecutive frames mostly
 	 * share one): -1 when none yet */
 	int32_t flags_word;
@@ -40,9 +41,11 @@ struct gd_print {
 	struct gd_vx_memo {
 		uint32_t key;           /* of the header they were built from */
 		unsigned head_n, gbp_n, tail_n;
+		uint32_t mark_hi;       /* the mark's bits above the ID */
+		int mark_id;            /* 1: its ID is the group; 0: no ID */
 		char head[48];          /* {"kind":"vxlan","flags":F,"vni": */
-		char gbp[96];           /* ,"dont_learn":..,.. (the G flags) */
-		char tail[160];         /* ,"reserved":R,"linux":{..}} */
+		char gbp[96];           /* ,"dont_learn":..,.. (the G flags)},"mark": */
+		char tail[160];         /* ,"reserved":R,"linux":{"gbp":..,"plain":.. */
 	} vx_memo;
 	struct gd_mac_memo {            /* the outer level's "smac":..,"dmac":.. */
 		uint8_t dst[6], src[6];

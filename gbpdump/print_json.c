@@ -104,7 +104,7 @@ static inline __attribute__((always_inline)) char *put_u64(char *d, uint64_t v)
 {
 	if (v > UINT32_MAX)
 		return put_u64_long(d, v);
-	return lw_u32(d, (uint32_t)v);
+	return lw_u32_inline(d, (uint32_t)v);
 }
 
 /* 0..255 at d: one copy from out.h's table of "N." (the dot is past the
@@ -134,6 +134,7 @@ static struct gflag {
 } gflags[N_GFLAG];
 static unsigned n_gflags;
 static int gflags_ok; /* every flag fit in gflags[] */
+static uint32_t hex_colon[256]; /* "xx:" and a spare byte, of out.c's gd_hex2 */
 
 /* s at f.s, or f.n = 0 when it does not fit */
 static void frag_set(struct frag *f, const char *a, const char *b, const char *c)
@@ -153,6 +154,11 @@ __attribute__((constructor)) static void json_tables(void)
 {
 	const struct vxgbp_flag_info *fi;
 
+	for (unsigned i = 0; i < 256; i++) {
+		char hc[4] = { gd_hex2[i][0], gd_hex2[i][1], ':', ':' };
+
+		memcpy(&hex_colon[i], hc, 4);
+	}
 	for (unsigned i = 0; i < N_DROP; i++)
 		frag_set(&drop_frag[i], "\"", vxgbp_drop_name((enum vxgbp_drop)i), "\"");
 	gflags_ok = 1;
@@ -173,14 +179,22 @@ __attribute__((constructor)) static void json_tables(void)
 	}
 }
 
-/* "aa:bb:cc:dd:ee:ff" (vxgbp_mac_format's text; "?" for none): out.h's
- * line writer between quotes */
-static char *put_mac(char *d, const uint8_t *m)
+/* "aa:bb:cc:dd:ee:ff" (vxgbp_mac_format's text, lw_mac's; "?" for none),
+ * 20 bytes written: each byte's "xx:" one 4-byte store from hex_colon[],
+ * the next store over its fourth byte, the closing quote over the last
+ * colon.  Inline: two to four a frame. */
+
+JW_INLINE char *put_mac(char *d, const uint8_t *m)
 {
-	*d++ = '"';
-	d = lw_mac(d, m);
-	*d++ = '"';
-	return d;
+	if (!m) {
+		PUT(d, "\"?\"");
+		return d;
+	}
+	*d = '"';
+	for (int i = 0; i < 6; i++)
+		memcpy(d + 1 + 3 * i, &hex_colon[m[i]], 4);
+	d[18] = '"';
+	return d + 19;
 }
 
 /* "a.b.c.d" (inet_ntop's text) or an IPv6 address in RFC 5952 form
@@ -193,35 +207,39 @@ static char *put_addr(char *d, const uint8_t *a, size_t len)
 	return d;
 }
 
-/* "YYYY-MM-DDTHH:MM:SS.uuuuuuZ", UTC: the date formatted once a second */
-static char *put_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+/* ,"time":"YYYY-MM-DDTHH:MM:SS.uuuuuuZ", UTC.  The text before the
+ * microseconds is built once a second in pp->utc_buf (the date with its key
+ * and the dot: one copy of the buffer's size a frame); the microseconds
+ * are out.h's fixed-point pairs (no division). */
+static void utc_prefix(struct gd_print *pp, int64_t sec)
 {
-	uint32_t us = rec->nsec / 1000 % 1000000;
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char date[32];
 	size_t n;
 
-	if (rec->sec != pp->utc_sec) {
-		time_t t = (time_t)rec->sec;
-		struct tm tm;
+	if (!gmtime_r(&t, &tm) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm))
+		strcpy(date, "1970-01-01T00:00:00");
+	n = strlen(date); /* under 32: strftime's room */
+	memcpy(pp->utc_buf, ",\"time\":\"", 9);
+	memcpy(pp->utc_buf + 9, date, n);
+	pp->utc_buf[9 + n] = '.';
+	pp->utc_len = (unsigned)(10 + n);
+	pp->utc_sec = sec;
+}
 
-		if (!gmtime_r(&t, &tm) ||
-		    !strftime(pp->utc_buf, sizeof(pp->utc_buf), "%Y-%m-%dT%H:%M:%S", &tm))
-			strcpy(pp->utc_buf, "1970-01-01T00:00:00");
-		pp->utc_sec = rec->sec;
-	}
-	/* 'T' at 10: a four-character year, 19 characters in all */
-	n = pp->utc_buf[10] == 'T' ? 19 : strlen(pp->utc_buf);
-	*d++ = '"';
-	if (n == 19)
-		memcpy(d, pp->utc_buf, 19);
-	else
-		memcpy(d, pp->utc_buf, n);
-	d += n;
-	*d = '.';
-	memcpy(d + 1, dig2 + 2 * (us / 10000), 2);
-	memcpy(d + 3, dig2 + 2 * (us / 100 % 100), 2);
-	memcpy(d + 5, dig2 + 2 * (us % 100), 2);
-	memcpy(d + 7, "Z\"", 2);
-	return d + 9;
+static char *put_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+{
+	/* below 10^9 (the readers clamp nanoseconds; microseconds times 1000
+	 * may pass it): no modulo */
+	uint32_t us = rec->nsec < 1000000000u ? rec->nsec / 1000 : rec->nsec / 1000 % 1000000;
+
+	if (rec->sec != pp->utc_sec)
+		utc_prefix(pp, rec->sec);
+	memcpy(d, pp->utc_buf, sizeof(pp->utc_buf));
+	d = lw_dec6(d + pp->utc_len, us);
+	memcpy(d, "Z\"", 2);
+	return d + 2;
 }
 
 #define PF(s) { s, sizeof(s) - 1 }
@@ -371,7 +389,7 @@ JW_INLINE char *put_ip(struct gd_out *o, char *d, const uint8_t *frame,
 			d += pn->n;
 		}
 	}
-	if (l3->more_frags || l3->frag_off) {
+	if (l3->more_frags | l3->frag_off) {
 		PUT(d, ",\"frag_off\":");
 		d = put_u64(d, l3->frag_off);
 		if (l3->more_frags)
@@ -379,7 +397,8 @@ JW_INLINE char *put_ip(struct gd_out *o, char *d, const uint8_t *frame,
 		else
 			PUT(d, ",\"more_frags\":false");
 	}
-	if (l3->cipso_off >= 0 || l3->calipso_off >= 0) { /* what labels.c prints */
+	/* either offset not -1 (one test: the sign of both) */
+	if ((l3->cipso_off & l3->calipso_off) >= 0) { /* what labels.c prints */
 		jw_close(o, d);
 		labels_print_json(o, frame, l3);
 		d = jw_open(o);
@@ -500,9 +519,11 @@ static char *put_verdict(struct gd_out *o, char *d, const struct vxgbp_hdr *h, u
  * nothing */
 static char *put_gname(struct gd_out *o, char *d, const struct gd_print *pp, uint16_t g)
 {
-	const char *name = vxgbp_groups_name(pp->groups, g);
+	const char *name;
 
-	if (!name)
+	if (!pp->groups || !pp->groups->n) /* no --groups: no call */
+		return d;
+	if (!(name = vxgbp_groups_name(pp->groups, g)))
 		return d;
 	PUT(d, ",\"name\":");
 	jw_close(o, d);
@@ -578,19 +599,25 @@ static char *memo_verdict(char *d, const char *end, const struct vxgbp_hdr *h, u
 	return d + n + 1;
 }
 
+/* What follows the G flags in the memo: the "gbp" object's end and the
+ * next key (a group's name, rare, goes before it) */
+#define GBP_CLOSE "},\"mark\":"
+
 /* The parts of m for h; 0 when one does not fit (then h goes the slow way) */
 static int vx_memo_build(struct gd_vx_memo *m, const struct vxgbp_hdr *h)
 {
 	char *d = m->head, *e;
+	uint32_t mk;
 
 	m->key = 0;
 	PUT(d, "{\"kind\":\"vxlan\",\"flags\":");
 	d = put_u64(d, h->flags);
 	PUT(d, ",\"vni\":");
 	m->head_n = (unsigned)(d - m->head);
-	if (!gflags_ok || n_gflags * FRAG > sizeof(m->gbp))
+	if (!gflags_ok || n_gflags * FRAG + sizeof(GBP_CLOSE) > sizeof(m->gbp))
 		return 0;
 	d = put_gbp_flags(NULL, m->gbp, h->flags); /* (gflags_ok: o unused) */
+	PUT(d, GBP_CLOSE);
 	m->gbp_n = (unsigned)(d - m->gbp);
 	d = m->tail;
 	e = m->tail + 128;
@@ -602,10 +629,14 @@ static int vx_memo_build(struct gd_vx_memo *m, const struct vxgbp_hdr *h)
 	PUT(d, ",\"plain\":");
 	if (!(d = memo_verdict(d, e - 2, h, 0)))
 		return 0;
-	PUT(d, "}}");
 	m->tail_n = (unsigned)(d - m->tail);
 	if (m->gbp_n > 64)
 		return 0;
+	/* vxgbp.h's mark layout: the ID in bits 0-15, the rest from the flags:
+	 * what is not the group is the same for every header of this key */
+	mk = vxgbp_mark_from_hdr(h);
+	m->mark_hi = mk & ~VXGBP_MARK_ID_MASK;
+	m->mark_id = (mk & VXGBP_MARK_ID_MASK) == h->group;
 	m->key = vx_key(h);
 	return 1;
 }
@@ -617,7 +648,6 @@ JW_INLINE char *put_vxlan(struct gd_out *o, char *d, struct gd_print *pp,
 {
 	struct gd_vx_memo *m = &pp->vx_memo;
 	char g[8] = "", *ge = g;
-	uint32_t mark;
 
 	if (m->key != vx_key(h) && !vx_memo_build(m, h))
 		return put_vxlan_slow(o, d, pp, h);
@@ -628,25 +658,31 @@ JW_INLINE char *put_vxlan(struct gd_out *o, char *d, struct gd_print *pp,
 		PUT(d, ",\"gbp\":{\"id\":");
 		memcpy(d, g, 8);
 		d += ge - g;
-		memcpy(d, m->gbp, 64);
+		memcpy(d, m->gbp, 64); /* the G flags, GBP_CLOSE */
 		d += m->gbp_n;
-		d = put_gname(o, d, pp, h->group);
-		*d++ = '}';
+		if (pp->groups && pp->groups->n) { /* a name goes before the '}' */
+			d = put_gname(o, d - (sizeof(GBP_CLOSE) - 1), pp, h->group);
+			PUT(d, GBP_CLOSE);
+		}
 	} else {
-		PUT(d, ",\"gbp\":null");
+		PUT(d, ",\"gbp\":null,\"mark\":");
 	}
-	PUT(d, ",\"mark\":");
-	if ((mark = vxgbp_mark_from_hdr(h)) == h->group) {
+	if (!m->mark_hi && m->mark_id) { /* the mark is the group */
 		memcpy(d, g, 8);
 		d += ge - g;
 	} else {
-		d = put_u64(d, mark);
+		d = put_u64(d, m->mark_hi | (m->mark_id ? h->group : 0));
 	}
 	PUT(d, ",\"id_field\":");
 	memcpy(d, g, 8);
 	d += ge - g;
-	memcpy(d, m->tail, 128);
-	return d + m->tail_n;
+	/* the common tail (a verdict of each kind) is 63 bytes */
+	memcpy(d, m->tail, 64);
+	if (m->tail_n > 64)
+		memcpy(d + 64, m->tail + 64, 64);
+	d += m->tail_n;
+	PUT(d, "}}");
+	return d;
 }
 
 static void json_addr(struct gd_out *o, const uint8_t *a, size_t len)
@@ -1082,7 +1118,6 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 
 	PUT(d, "{\"frame\":");
 	d = put_u64(d, rec->no);
-	PUT(d, ",\"time\":");
 	d = put_time(d, pp, rec);
 	PUT(d, ",\"len\":");
 	d = put_len(d, rec);
@@ -1107,7 +1142,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"inner\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0,
 		      rec->data, &p->inner, NULL);
-	if (!p->n_nested && !(p->findings | xf) && !p->err) { /* most frames */
+	if (!(p->n_nested | p->findings | xf | (unsigned)p->err)) { /* most frames */
 		PUT(d, ",\"findings\":[]}\n");
 		jw_close(o, d);
 		return;

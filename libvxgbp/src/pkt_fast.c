@@ -363,6 +363,18 @@ VXC_INLINE void fill_outer(struct vxgbp_pkt *p, const struct fast *f, const uint
 						    frame + f->l4, f->ulen);
 }
 
+/* The VXLAN header at h, its 8 bytes checked by fast_inner(): what
+ * vxgbp_hdr_decode() stores, without the call and its length check (a
+ * call of 17 instructions and its argument set-up, on 82 % of the diverse
+ * capture's frames). */
+VXC_INLINE void fast_hdr(struct vxgbp_hdr *vx, const uint8_t *h)
+{
+	vx->flags = vxc_be16(h);
+	vx->group = vxc_be16(h + 2);
+	vx->vni = vxc_be32(h + 4) >> 8;
+	vx->rsvd = h[7];
+}
+
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o)
 {
@@ -380,7 +392,7 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 	p->have |= VXGBP_HAVE_VXLAN | VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 |
 		   VXGBP_HAVE_INNER_L4;
 	p->vxlan_off = (int)f.vx;
-	vxgbp_hdr_decode(&p->vx, frame + f.vx, VXGBP_HDR_LEN);
+	fast_hdr(&p->vx, frame + f.vx);
 	vxgbpi_vxlan_findings(p, 0); /* the same rules as pkt.c, written once */
 
 	in = f.vx + VXGBP_HDR_LEN;
