@@ -621,9 +621,10 @@ static int start_decompress(struct gd_reader *r, int fmt, char *errbuf)
 }
 
 /* What ng_block() does with pcapng_next()'s answer rc for the block at
- * capture offset off (want: its length, or the bytes it needed). */
-static int ng_result(struct gd_reader *r, int rc, size_t want, uint64_t off, const char *err,
-		     char *errbuf)
+ * capture offset off (want: its length, or the bytes it needed).  Inline:
+ * it is on the serial walk of every pcapng record. */
+static inline __attribute__((always_inline)) int
+ng_result(struct gd_reader *r, int rc, size_t want, uint64_t off, const char *err, char *errbuf)
 {
 	if (rc == PCAPNG_RECORD || rc == PCAPNG_SKIP)
 		r->pos += want;
@@ -717,7 +718,7 @@ static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
 	do {
 		if (r->lent && (r->pos > r->cap || want > r->cap - r->pos))
 			return ng_apart(r, nr, want, errbuf);
-		if (fill(r, want, errbuf) < 0)
+		if (want && fill(r, want, errbuf) < 0) /* first: the bytes there are */
 			return PCAPNG_ERROR;
 		off = r->buf_off + r->pos;
 		if (r->map)
