@@ -399,7 +399,12 @@ static void stripe_walk(struct par *P, struct worker *w, uint64_t at, ssize_t go
 			return;
 		}
 		d = &b->recs[b->n];
-		if ((P->rr = P->src->next(P->src->ctx, d, &cfg, &win, P->errbuf)) != 1)
+		P->rr = P->src->next(P->src->ctx, d, &cfg, &win, P->errbuf);
+		if (P->rr == GD_READ_SKIPPED) { /* pcapng: a block, no record */
+			P->rr = 1;
+			continue;
+		}
+		if (P->rr != 1)
 			return;
 		b->n++;
 		b->used += d->caplen;

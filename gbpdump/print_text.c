@@ -20,8 +20,13 @@
 void print_init(struct gd_print *pp)
 {
 	memset(pp, 0, sizeof(*pp));
-	pp->local_sec = -1;
-	pp->utc_sec = -1;
+	/* The time caches start as what formatting a second no date can hold
+	 * leaves them: an empty prefix, the JSON fallback.  A key of -1 with
+	 * empty text printed second -1 (1969-12-31 23:59:59, a pcapng time
+	 * stamp) as nothing when it was a thread's first frame: -j N differed. */
+	pp->local_sec = INT64_MIN;
+	pp->utc_sec = INT64_MIN;
+	strcpy(pp->utc_buf, "1970-01-01T00:00:00");
 	pp->flags_word = -1;
 }
 

@@ -168,7 +168,9 @@ static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
 {
 	ssize_t n;
 
-	if (want > r->cap - r->pos) { /* reader_lend()'s room rule was broken */
+	/* reader_lend()'s room rule was broken (or a pcapng block read apart,
+	 * ng_apart(), left the walk past the buffer: the walk ends there) */
+	if (r->pos > r->cap || want > r->cap - r->pos) {
 		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu at offset %llu: %zu-byte record "
 			 "beyond the stripe's room", r->name, (unsigned long long)r->count + 1,
 			 (unsigned long long)(r->buf_off + r->pos), want);
@@ -188,7 +190,7 @@ static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
 
 int reader_stripes(const struct gd_reader *r)
 {
-	return r->fast && !r->ng && !r->map && !r->pc && !r->lv && !r->lent && r->fd > 2 &&
+	return r->fast && !r->map && !r->pc && !r->lv && !r->lent && r->fd > 2 &&
 	       r->in_size && r->zfmt == GD_Z_NONE && r->count == 0 &&
 	       r->maxcap <= GD_STRIPE_MAXREC;
 }
@@ -618,25 +620,12 @@ static int start_decompress(struct gd_reader *r, int fmt, char *errbuf)
 	return fill(r, 24, errbuf);
 }
 
-/* The next pcapng block (pcapng.h) at pos, read into the buffer whole:
- * PCAPNG_RECORD with nr, PCAPNG_SKIP, PCAPNG_END, or PCAPNG_ERROR with
- * errbuf naming the file, the frame and the block's offset. */
-static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
+/* What ng_block() does with pcapng_next()'s answer rc for the block at
+ * capture offset off (want: its length, or the bytes it needed).  Inline:
+ * it is on the serial walk of every pcapng record. */
+static inline __attribute__((always_inline)) int
+ng_result(struct gd_reader *r, int rc, size_t want, uint64_t off, const char *err, char *errbuf)
 {
-	char err[PCAPNG_ERRLEN];
-	size_t want = 0;
-	uint64_t off;
-	int rc;
-
-	do {
-		if (fill(r, want, errbuf) < 0)
-			return PCAPNG_ERROR;
-		off = r->buf_off + r->pos;
-		if (r->map)
-			sigbus_rd = r;
-		rc = pcapng_next(&r->ngs, r->buf + r->pos, r->end - r->pos, r->eof, nr, &want,
-				 err);
-	} while (rc == PCAPNG_NEED && want > r->end - r->pos);
 	if (rc == PCAPNG_RECORD || rc == PCAPNG_SKIP)
 		r->pos += want;
 	else if (shrunk(r, off, errbuf))
@@ -650,6 +639,94 @@ static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
 		return PCAPNG_ERROR;
 	}
 	return rc;
+}
+
+/* The reader's own buffer (unused while a stripe is lent) at least want
+ * bytes long.  0, or -1 out of memory. */
+static int own_room(struct gd_reader *r, size_t want, char *errbuf)
+{
+	size_t ncap = r->own_cap ? r->own_cap : CHUNK;
+	uint8_t *nb;
+
+	if (want <= r->own_cap)
+		return 0;
+	while (ncap < want)
+		ncap *= 2;
+	if (!(nb = realloc(r->own_buf, ncap))) {
+		snprintf(errbuf, GD_ERRBUF, "%s: out of memory for a %zu-byte record", r->name,
+			 want);
+		return -1;
+	}
+	r->own_buf = nb;
+	r->own_cap = ncap;
+	return 0;
+}
+
+/*
+ * gbpdump -j's stripes: a pcapng block that starts in the lent stripe but
+ * needs more than the room after it (a large custom block, a packet with
+ * large options: want bytes so far) is read whole into the reader's own
+ * buffer, as the one reader would read it, at most up to the file's end.
+ * A packet's bytes are then copied to where its block starts in the
+ * stripe: the room holds a snap length, the batch's records must stay
+ * valid after the walk goes on, and the walk is past the stripe after this
+ * block, so nothing else of the batch is there.
+ */
+static int ng_apart(struct gd_reader *r, struct pcapng_rec *nr, size_t want, char *errbuf)
+{
+	char err[PCAPNG_ERRLEN];
+	uint64_t off = r->buf_off + r->pos;
+	ssize_t got = 0;
+	int rc;
+
+	do {
+		if (own_room(r, want, errbuf) < 0 ||
+		    (got = reader_pread(r, r->own_buf, want, off, errbuf)) < 0)
+			return PCAPNG_ERROR;
+		if ((size_t)got < want) {
+			r->eof = 1;
+			r->shrunk = r->in_size && r->file_base + off + (uint64_t)got < r->in_size;
+		}
+		rc = pcapng_next(&r->ngs, r->own_buf, (size_t)got, r->eof, nr, &want, err);
+	} while (rc == PCAPNG_NEED && want > (size_t)got && !r->eof);
+	if (rc == PCAPNG_RECORD) {
+		if (r->pos > r->cap || nr->caplen > r->cap - r->pos) {
+			snprintf(err, sizeof(err), "%u-byte packet beyond the stripe's room",
+				 nr->caplen);
+			rc = PCAPNG_ERROR;
+		} else {
+			memmove(r->buf + r->pos, nr->data, nr->caplen);
+			nr->data = r->buf + r->pos;
+		}
+	}
+	rc = ng_result(r, rc, want, off, err, errbuf);
+	if (r->end < r->pos) /* nothing of the stripe is left to walk */
+		r->end = r->pos;
+	return rc;
+}
+
+/* The next pcapng block (pcapng.h) at pos, read into the buffer whole:
+ * PCAPNG_RECORD with nr, PCAPNG_SKIP, PCAPNG_END, or PCAPNG_ERROR with
+ * errbuf naming the file, the frame and the block's offset. */
+static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
+{
+	char err[PCAPNG_ERRLEN];
+	size_t want = 0;
+	uint64_t off;
+	int rc;
+
+	do {
+		if (r->lent && (r->pos > r->cap || want > r->cap - r->pos))
+			return ng_apart(r, nr, want, errbuf);
+		if (want && fill(r, want, errbuf) < 0) /* first: the bytes there are */
+			return PCAPNG_ERROR;
+		off = r->buf_off + r->pos;
+		if (r->map)
+			sigbus_rd = r;
+		rc = pcapng_next(&r->ngs, r->buf + r->pos, r->end - r->pos, r->eof, nr, &want,
+				 err);
+	} while (rc == PCAPNG_NEED && want > r->end - r->pos);
+	return ng_result(r, rc, want, off, err, errbuf);
 }
 
 /* A pcapng file (pcapng_sniff() said so): read up to its first interface
@@ -682,8 +759,11 @@ static int next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	struct pcapng_rec nr;
 	int rc;
 
+	/* a stripe's walk (reader_lend()) asks again after each block that is
+	 * not a record, so that it ends at the stripe's end */
 	while ((rc = ng_block(r, &nr, errbuf)) == PCAPNG_SKIP)
-		;
+		if (r->lent)
+			return GD_READ_SKIPPED;
 	if (rc != PCAPNG_RECORD)
 		return rc == PCAPNG_END ? 0 : -1;
 	rec->no = ++r->count;

@@ -119,7 +119,10 @@ static inline int reader_dlt(const struct gd_reader *r)
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf);
 /* Open a live capture on iface.  0, or -1 with errbuf. */
 int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
-/* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
+/* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset);
+ * while a stripe is lent (reader_lend()), GD_READ_SKIPPED after a pcapng
+ * block that is not a record, so that the stripe's walk can stop at its end. */
+#define GD_READ_SKIPPED 2
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
 
 /*
@@ -157,20 +160,23 @@ static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, cha
 }
 /*
  * gbpdump -j's parallel reads (parallel.c, docs/parallel.md).  A classic
- * pcap regular file read with read(2) is cut into stripes of capture
- * bytes; each worker reads its own stripe with reader_pread(), in parallel
+ * pcap or pcapng regular file read with read(2) is cut into stripes of
+ * capture bytes; each worker reads its own stripe with reader_pread(), in parallel
  * with the others, and then, in stripe order, lends it to the reader,
  * which walks the records that start in it exactly as it walks its own
  * buffer (the same checks, errors and frame numbers as one thread).
  *
  * reader_stripes(): 1 when r can be read so (opened, not read from yet;
- * not mapped, compressed, pcapng, libpcap or standard input), 0 if not.
+ * not mapped, compressed, libpcap or standard input), 0 if not.
  * reader_pread(): capture bytes [at, at + len) into buf; fewer only at
  * the end of the file.  The count, or -1 with errbuf.  Any thread.
  * reader_lend(): the reader reads on in buf, which holds capture bytes
  * [at, at + len) with the next record at or after at; a record that runs
  * past len is completed into buf (pread) up to cap bytes, which must be at
  * least len + 16 + r->maxcap.  Records point into buf until the next lend.
+ * (A pcapng block longer than that room is read apart into the reader's
+ * own buffer, a packet's bytes then copied to where its block starts:
+ * reader.c, ng_apart().)
  * reader_unlend(): the reader's own buffer back (empty) when the walk is
  * over; the reader is not read again after it.
  */
