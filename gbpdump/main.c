@@ -903,7 +903,7 @@ static int env_off(const char *name)
 	return e && !strcmp(e, "0");
 }
 
-/* --stats alone on one classic pcap file: a tracker per worker, added up
+/* --stats alone on one file read in stripes: a tracker per worker, added up
  * at the end (parallel.h; GBPDUMP_SHARDS=0: one tracker).  Only the
  * matrix's counts add up: not with the rules, --check, --report, -w, -c
  * or --policy; and only where the frames can be read again, in case the

@@ -6,9 +6,10 @@
 # endpoint's last group is often in another worker's stripe), with stripes
 # of 61 bytes to 64 KiB, 2 to 4 workers, filters, budgets where one tracker
 # drops keys (the sum is refused and the file read again with one
-# tracker), a cut file and a bad record header mid-file, and every classic
-# fixture: standard output, standard error and the exit status are those of
-# -j 1, and the run said which way it went (GBPDUMP_JOBS_DEBUG).
+# tracker), pcapng, a cut file and a bad record header mid-file, and every
+# fixture read in stripes: standard output, standard error and the exit
+# status are those of -j 1, and the run said which way it went
+# (GBPDUMP_JOBS_DEBUG).
 #   shards.sh GBPDUMP GBPGEN FIXTURES [quick]   (quick: sanitizer builds)
 set -u
 G=$1
@@ -23,6 +24,7 @@ printf '%s\n' \
 	"count=3000 vni=100 vnis=3 gbp=200 groups=7 hosts=40 flows=300 pick=uniform payload=0 payload-max=900 seed=2" \
 	"count=300 vni=300 hosts=10 flows=20 pick=uniform seed=3" >"$T/spec"
 "$GEN" --mix 5 -w "$T/g.pcap" -f "$T/spec" || exit 1
+"$GEN" --mix 5 --pcapng -w "$T/g.pcapng" -f "$T/spec" || exit 1
 fail=0
 n=0
 refused=0
@@ -84,6 +86,10 @@ for b in 1300K 1340K 1380K 1420K 1500K 1700K 2M; do
 	[ $QUICK = 1 ] || cmp_run "$T/g.pcap" 3 700 any --stats --json --track-budget "$b"
 done
 [ $refused -gt 0 ] || { echo "FAIL: no budget made the sum be refused"; fail=1; }
+# pcapng, read in stripes too
+cmp_run "$T/g.pcapng" 2 700 sum --stats
+cmp_run "$T/g.pcapng" 3 4096 sum --stats --json
+cmp_run "$T/g.pcapng" 2 4096 refused --stats --track-budget 1300K
 # not with GBPDUMP_SHARDS=0, nor where the counts do not simply add up
 GBPDUMP_SHARDS=0 cmp_run "$T/g.pcap" 2 4096 one --stats
 cmp_run "$T/g.pcap" 2 4096 one --stats -c 1000
@@ -104,8 +110,8 @@ done
 cp "$T/g.pcap" "$T/bad.pcap"
 printf '\377\377\377\177' | dd of="$T/bad.pcap" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
 cmp_run "$T/bad.pcap" 3 4096 sum --stats
-# every classic fixture read in stripes (the others take another path)
-for f in "$FIX"/*.pcap; do
+# every fixture read in stripes (the others take another path)
+for f in "$FIX"/*.pcap "$FIX"/*.pcapng; do
 	GBPDUMP_JOBS_DEBUG=1 "$G" -j 2 -r "$f" --stats 2>&1 >/dev/null |
 		grep -q "^gbpdump: -j 2: read in stripes" || continue
 	cmp_run "$f" 3 333 sum --stats
