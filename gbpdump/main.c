@@ -930,29 +930,30 @@ static void *shard_zalloc(void *ctx, size_t size)
 	return p;
 }
 
-static void shards_free(struct shard *sh, unsigned jobs)
+static void shard_free(struct shard *sh)
 {
-	for (unsigned i = 1; i < jobs; i++) {
-		if (!sh[i].trk)
-			continue;
-		vxgbp_track_fini(sh[i].trk);
-		free(sh[i].trk);
-	}
+	if (!sh->trk)
+		return;
+	vxgbp_track_fini(sh->trk);
+	free(sh->trk);
+	sh->trk = NULL;
 }
 
-/* Worker i's stage 2 in fs[i]: worker 0 (this thread) feeds the run's own
- * tracker, the others new ones like it.  0, or -1 out of memory. */
+/* Worker i's stage 2 in fs[i], with a tracker of its own: an equal share
+ * of --track-budget each, so that the run's tables stay within it (a share
+ * too small for the fixed part: -1, the one tracker is used).  0, or -1. */
 static int shards_open(struct run *r, struct gd_frame_state *fs, struct shard *sh,
 		       unsigned jobs)
 {
+	size_t budget = r->trk_opts.budget ? r->trk_opts.budget : VXGBP_TRACK_BUDGET_DEFAULT;
+
 	for (unsigned i = 0; i < jobs; i++) {
 		struct vxgbp_track_opts to = r->trk_opts;
 
-		fs[i] = r->fs;
-		if (!i)
-			continue;
+		to.budget = budget / jobs;
 		to.zalloc = shard_zalloc;
 		to.ctx = &sh[i];
+		fs[i] = r->fs;
 		if (!(sh[i].trk = malloc(vxgbp_track_size())))
 			return -1;
 		if (vxgbp_track_init(sh[i].trk, &to) < 0) {
@@ -965,8 +966,9 @@ static int shards_open(struct run *r, struct gd_frame_state *fs, struct shard *s
 	return 0;
 }
 
-/* The workers' trackers added to the run's: 0, or -1 when the sum may not
- * be what one tracker makes (vxgbp_track_absorb: a budget). */
+/* The workers' trackers added to the run's (empty, the whole budget), each
+ * given back once added: 0, or -1 when the sum may not be what one tracker
+ * makes (vxgbp_track_absorb: a budget). */
 static int shards_add(struct run *r, struct gd_frame_state *fs, struct shard *sh,
 		      unsigned jobs)
 {
@@ -975,8 +977,9 @@ static int shards_add(struct run *r, struct gd_frame_state *fs, struct shard *sh
 	r->fs.matched = 0;
 	for (unsigned i = 0; i < jobs; i++) {
 		r->fs.matched += fs[i].matched;
-		if (i && !rc && vxgbp_track_absorb(r->trk, sh[i].trk) < 0)
+		if (!rc && vxgbp_track_absorb(r->trk, sh[i].trk) < 0)
 			rc = -1;
+		shard_free(&sh[i]);
 	}
 	return rc;
 }
@@ -1002,34 +1005,62 @@ static int read_again(struct run *r, const struct opts *o)
 	return 0;
 }
 
+/* How a shardable run went (GBPDUMP_JOBS_DEBUG says it). */
+enum shard_way {
+	SHARD_NONE,    /* one tracker: the workers' could not be had */
+	SHARD_SUMMED,  /* a tracker per worker, added up */
+	SHARD_REFUSED, /* added up, refused: read again with one tracker */
+};
+
 /* gd_par_run with a tracker per worker (shardable()), or with the one
  * tracker when theirs cannot be had: the source's last return, or -2 with
- * errbuf.  *again: the sum was refused, nothing of the run is left
- * (read_again() did its work): run it with one tracker. */
+ * errbuf.  SHARD_REFUSED in *way: nothing of the run is left (read_again()
+ * did its work): run it with one tracker. */
 static int run_shards(struct run *r, const struct opts *o, struct gd_par_run *p,
-		      const struct gd_par_src *src, int *again)
+		      const struct gd_par_src *src, enum shard_way *way)
 {
 	struct gd_frame_state *fs = calloc(p->jobs, sizeof(*fs));
 	struct shard *sh = calloc(p->jobs, sizeof(*sh));
 	int rr;
 
+	*way = SHARD_NONE;
 	if (!fs || !sh || shards_open(r, fs, sh, p->jobs) < 0) {
+		for (unsigned i = 0; sh && i < p->jobs; i++)
+			shard_free(&sh[i]);
 		rr = gd_par_run(p, src, r->errbuf);
 	} else {
+		*way = SHARD_SUMMED;
 		p->shards = fs;
 		rr = gd_par_run(p, src, r->errbuf);
 		p->shards = NULL;
 		if (rr != -2 && shards_add(r, fs, sh, p->jobs) < 0) {
-			*again = 1;
+			*way = SHARD_REFUSED;
 			if (read_again(r, o) < 0)
 				rr = -2;
 		}
 	}
-	if (sh)
-		shards_free(sh, p->jobs);
+	for (unsigned i = 0; sh && i < p->jobs; i++)
+		shard_free(&sh[i]);
 	free(sh);
 	free(fs);
 	return rr;
+}
+
+static void jobs_debug(unsigned jobs, const struct gd_par_run *p, const struct gd_par_src *src,
+		       int shards, enum shard_way way)
+{
+	static const char *const said[] = {
+		[SHARD_NONE] = ": no room, one tracker",
+		[SHARD_SUMMED] = "",
+		[SHARD_REFUSED] = ", refused: read again with one",
+	};
+
+	fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs, (unsigned long long)p->batches);
+	if (src->stripes)
+		fprintf(stderr, "gbpdump: -j %u: read in stripes of %zu bytes\n", jobs,
+			p->chunk_bytes);
+	if (shards)
+		fprintf(stderr, "gbpdump: -j %u: a tracker per thread%s\n", jobs, said[way]);
 }
 
 /* -r with -j N: the stages on N threads (parallel.h).  The reader's last
@@ -1038,30 +1069,23 @@ static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
 {
 	struct gd_par_src src = { inputs_next, &r->ins, NULL };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
-	int rr, again = 0;
+	enum shard_way way = SHARD_NONE;
+	int rr, shards;
 
-	/* one classic pcap file: each worker reads its own stripe */
+	/* one regular file: each worker reads its own stripe */
 	if (r->ins.n == 1 && reader_stripes(&r->rd) && !env_off("GBPDUMP_STRIPES"))
 		src.stripes = &r->rd;
-	if (shardable(r, &src)) {
-		rr = run_shards(r, o, &p, &src, &again);
-		if (again && rr != -2) {
+	if ((shards = shardable(r, &src))) {
+		rr = run_shards(r, o, &p, &src, &way);
+		if (way == SHARD_REFUSED && rr != -2) {
 			src.stripes = reader_stripes(&r->rd) ? &r->rd : NULL;
 			rr = gd_par_run(&p, &src, r->errbuf);
 		}
 	} else {
 		rr = gd_par_run(&p, &src, r->errbuf);
 	}
-	if (getenv("GBPDUMP_JOBS_DEBUG")) {
-		fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs,
-			(unsigned long long)p.batches);
-		if (src.stripes)
-			fprintf(stderr, "gbpdump: -j %u: read in stripes of %zu bytes\n", jobs,
-				p.chunk_bytes);
-		if (again || shardable(r, &src))
-			fprintf(stderr, "gbpdump: -j %u: a tracker per thread%s\n", jobs,
-				again ? ", refused: read again with one" : "");
-	}
+	if (getenv("GBPDUMP_JOBS_DEBUG"))
+		jobs_debug(jobs, &p, &src, shards, way);
 	if (rr != -2)
 		return rr;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
