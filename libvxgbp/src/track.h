@@ -78,6 +78,7 @@ _Static_assert(sizeof(struct trk_slot) == 64, "trk_slot: one cache line");
 
 struct trk_tab {
 	struct trk_slot *s;    /* cap slots, 64-byte aligned, inside raw */
+	struct trk_slot *end;  /* s + cap: where a probe wraps (the matrix's) */
 	void *raw;             /* as allocated, raw_size bytes */
 	size_t raw_size;
 	size_t cap, n;

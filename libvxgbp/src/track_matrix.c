@@ -122,9 +122,7 @@ MAT_INLINE struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, struct
 				    int one)
 {
 	if (s) {
-		struct trk_slot *end = t->s + t->cap;
-
-		for (; s->k[0]; s = s + 1 == end ? t->s : s + 1)
+		for (; s->k[0]; s = s + 1 == t->end ? t->s : s + 1)
 			if (s->k[0] == k0 &&
 			    (one || ((s->k[1] ^ k1) | (s->k[2] ^ k2) | (s->k[3] ^ k3)) == 0))
 				return s;
@@ -201,24 +199,19 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, ui
 	return apply(st, &st->pend);
 }
 
-/* MATRIX alone: all of vxgbp_track_frame() after its argument checks, in
- * one function (the dispatch and the calls between cost about 60
- * instructions a frame).  The frame before's updates are applied first,
- * then this frame's keys hashed and their slots prefetched: they wait for
- * the next call (or a reading function), so the cache misses overlap the
- * caller's parse of the next frame.  Frames without VXLAN only count. */
-int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+/* A VXLAN frame of vxgbpi_matrix_alone(): the frame before's updates are
+ * applied first, then this frame's keys hashed and their slots prefetched:
+ * they wait for the next call (or a reading function), so the cache misses
+ * overlap the caller's parse of the next frame.  Not inlined: the frames
+ * that are not VXLAN would save its registers too. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			struct vxgbp_track_result *r)
 {
 	unsigned full;
 
-	st->frames++;
-	st->bytes += p->wirelen;
-	if (!(p->have & VXGBP_HAVE_VXLAN)) {
-		st->other++;
-		st->unparsed += p->err != 0;
-		return 0;
-	}
 	st->vxlan++;
 	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
 	full = apply(st, &st->pend);
@@ -226,6 +219,21 @@ int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_
 	if (r)
 		r->full = full;
 	return full ? VXGBP_E_NOSPACE : 0;
+}
+
+/* MATRIX alone: all of vxgbp_track_frame() after its argument checks, in
+ * one straight path (the dispatch and the calls between cost about 60
+ * instructions a frame).  Frames without VXLAN only count. */
+int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			struct vxgbp_track_result *r)
+{
+	st->frames++;
+	st->bytes += p->wirelen;
+	if (p->have & VXGBP_HAVE_VXLAN)
+		return matrix_vxlan(st, p, frame, r);
+	st->other++;
+	st->unparsed += p->err != 0;
+	return 0;
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -345,17 +353,27 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 	return (int)st->nseen;
 }
 
-/* The destination group of a pair: what its endpoint last sent with. */
-static uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
+/* The destination group of a pair: what its endpoint last sent with.
+ * The endpoint's key is the pair's with the group out of word 0; built,
+ * hashed and compared in registers (through trk_tab_find() it cost 70
+ * instructions a pair, a third of a diverse capture's matrix reading). */
+static inline uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
 {
-	uint64_t k[TRK_KEY4] = { ps->k[0], ps->k[1], ps->k[2], ps->k[3] };
-	const struct trk_slot *es;
+	const struct trk_tab *t = &st->eps;
+	uint64_t k0 = TRK_USED | (ps->k[0] & VXGBP_VNI_MAX), k1 = ps->k[1], k2 = ps->k[2],
+		 k3 = ps->k[3];
+	size_t mask = t->cap - 1, i;
 
-	k[0] = TRK_USED | (k[0] & VXGBP_VNI_MAX); /* the endpoint: aux 0 */
-	es = trk_tab_find(&st->eps, k, TRK_KEY4, trk_hash(k, TRK_KEY4));
-	if (!es || !(es->v.ep.mgroup & TRK_LEARNED))
+	if (!t->cap)
 		return VXGBP_GROUP_UNKNOWN;
-	return es->v.ep.mgroup & ~TRK_LEARNED;
+	for (i = trk_hash4(k0, k1, k2, k3) & mask; t->s[i].k[0]; i = (i + 1) & mask) {
+		const struct trk_slot *es = &t->s[i];
+
+		if (es->k[0] == k0 && ((es->k[1] ^ k1) | (es->k[2] ^ k2) | (es->k[3] ^ k3)) == 0)
+			return es->v.ep.mgroup & TRK_LEARNED ? es->v.ep.mgroup & ~TRK_LEARNED
+							     : VXGBP_GROUP_UNKNOWN;
+	}
+	return VXGBP_GROUP_UNKNOWN;
 }
 
 /* One pair's cell into the rows out[0, *w), merged with the row of the
