@@ -200,8 +200,9 @@ int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
  * (vxgbpi_parse_walk); vxgbp_pkt_parse's return (pkt_fast.c). */
 int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 			 size_t wirelen, const struct vxgbp_parse_opts *o);
-/* vxgbp_pkt_parse() without the summary's path (pkt_walk.c). */
+/* vxgbp_pkt_parse() without the summary's path (pkt_walk.c); fast 0: not
+ * trying vxgbpi_parse_fast() first (the caller's checks refused the frame). */
 int vxgbpi_parse_walk(struct vxgbp_pkt *p, const void *frame, size_t caplen, size_t wirelen,
-		      const struct vxgbp_parse_opts *opts);
+		      const struct vxgbp_parse_opts *opts, int fast);
 
 #endif /* VXGBP_PKT_H */

@@ -554,8 +554,9 @@ static SUMMARY_NOINLINE int summary_general(struct vxgbp_pkt *p, const uint8_t *
 	struct fast f = { 0 }; /* all set before use; GCC cannot see it */
 	enum shape s = fast_outer(&f, frame, caplen, wirelen, o);
 
+	/* vxgbpi_parse_fast() would refuse it too: the same two checks */
 	if (s == NOT_FAST || (s == SH_VXLAN && !fast_inner(&f, frame, o)))
-		return vxgbpi_parse_walk(p, frame, caplen, wirelen, o);
+		return vxgbpi_parse_walk(p, frame, caplen, wirelen, o, 0);
 	summary_head(p, caplen, wirelen);
 	if (s != SH_VXLAN) {
 		p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | (s == SH_ARP ? 0 : VXGBP_HAVE_L4);

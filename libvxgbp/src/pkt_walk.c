@@ -342,11 +342,11 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 	    opts->linktype == VXGBP_LINK_ETHERNET && p && frame && caplen <= UINT32_MAX)
 		return vxgbpi_parse_summary(p, frame, caplen, wirelen < caplen ? caplen : wirelen,
 					    opts);
-	return vxgbpi_parse_walk(p, frame, caplen, wirelen, opts);
+	return vxgbpi_parse_walk(p, frame, caplen, wirelen, opts, 1);
 }
 
 int vxgbpi_parse_walk(struct vxgbp_pkt *p, const void *frame, size_t caplen, size_t wirelen,
-		      const struct vxgbp_parse_opts *opts)
+		      const struct vxgbp_parse_opts *opts, int fast)
 {
 	struct level lv;
 	uint16_t et = 0;
@@ -354,7 +354,7 @@ int vxgbpi_parse_walk(struct vxgbp_pkt *p, const void *frame, size_t caplen, siz
 
 	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
 		return r;
-	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
+	if (fast && opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
 	    vxgbpi_parse_fast(p, frame, caplen, wirelen, opts))
 		return 0; /* the common shape, in one pass (pkt_fast.c) */
 	if ((r = vxgbpi_parse_link(p, &lv, opts->linktype, &et)))
