@@ -205,6 +205,14 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 	}
 }
 
+void inputs_restart(struct gd_inputs *s)
+{
+	s->cur = 0;
+	s->base = 0;
+	s->rd = s->first;
+	s->fc = s->first_fc;
+}
+
 void inputs_close(struct gd_inputs *s)
 {
 	for (unsigned i = 0; s->more && i + 1 < s->n; i++) {

@@ -61,6 +61,9 @@ int inputs_linktype(const struct gd_inputs *s);
 /* The gd_par_src callback (parallel.h), for -j 1 as well (win: NULL). */
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		struct gd_win **win, char *errbuf);
+/* Read from the first input's start again, after main.c opened its reader
+ * again (one input: -j's refused sum, main.c). */
+void inputs_restart(struct gd_inputs *s);
 void inputs_close(struct gd_inputs *s);
 
 #endif /* GBPDUMP_INPUTS_H */

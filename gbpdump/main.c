@@ -614,6 +614,7 @@ struct run {
 	struct vxgbp_groups groups;
 	struct gd_out *out;
 	struct vxgbp_track *trk;   /* NULL: the run needs no cross-frame state */
+	struct vxgbp_track_opts trk_opts; /* what it was started with */
 	int trk_oom;               /* the tracker's zalloc failed once */
 	struct gd_check *chk;      /* --check, --report */
 	struct gd_report *rep;     /* --report */
@@ -680,6 +681,7 @@ static int open_track(struct run *r, const struct opts *o)
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
 	}
+	r->trk_opts = to;
 	if ((e = vxgbp_track_init(r->trk, &to)) == 0)
 		return GO_ON;
 	free(r->trk);
@@ -893,26 +895,172 @@ one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec
 	return 1;
 }
 
-/* -r with -j N: the stages on N threads (parallel.h).  The reader's last
- * return, as the one-thread loop gives it. */
-static int run_jobs(struct run *r, unsigned jobs)
+/* An environment switch of the -j paths set to "0" (bench, tests). */
+static int env_off(const char *name)
 {
-	struct gd_par_src src = { inputs_next, &r->ins, NULL };
-	struct gd_par_run p = { jobs, 0, &r->fs, r->out, &r->pp, 0 };
-	const char *e = getenv("GBPDUMP_STRIPES"); /* 0: one reader (bench, tests) */
+	const char *e = getenv(name);
+
+	return e && !strcmp(e, "0");
+}
+
+/* --stats alone on one classic pcap file: a tracker per worker, added up
+ * at the end (parallel.h; GBPDUMP_SHARDS=0: one tracker).  Only the
+ * matrix's counts add up: not with the rules, --check, --report, -w, -c
+ * or --policy; and only where the frames can be read again, in case the
+ * sum is refused (read_again()). */
+static int shardable(const struct run *r, const struct gd_par_src *src)
+{
+	return src->stripes && r->trk && r->trk_opts.what == VXGBP_TRACK_MATRIX && !r->fs.chk &&
+	       !r->fs.rep && !r->fs.wr && !r->fs.count && r->fc.emit == GD_EMIT_NONE &&
+	       !env_off("GBPDUMP_SHARDS");
+}
+
+/* A worker's tracker: its allocator's failure is its own (no shared flag). */
+struct shard {
+	struct vxgbp_track *trk;
+	int oom;
+};
+
+static void *shard_zalloc(void *ctx, size_t size)
+{
+	void *p = gd_tabmem_zalloc(size);
+
+	if (!p)
+		((struct shard *)ctx)->oom = 1;
+	return p;
+}
+
+static void shards_free(struct shard *sh, unsigned jobs)
+{
+	for (unsigned i = 1; i < jobs; i++) {
+		if (!sh[i].trk)
+			continue;
+		vxgbp_track_fini(sh[i].trk);
+		free(sh[i].trk);
+	}
+}
+
+/* Worker i's stage 2 in fs[i]: worker 0 (this thread) feeds the run's own
+ * tracker, the others new ones like it.  0, or -1 out of memory. */
+static int shards_open(struct run *r, struct gd_frame_state *fs, struct shard *sh,
+		       unsigned jobs)
+{
+	for (unsigned i = 0; i < jobs; i++) {
+		struct vxgbp_track_opts to = r->trk_opts;
+
+		fs[i] = r->fs;
+		if (!i)
+			continue;
+		to.zalloc = shard_zalloc;
+		to.ctx = &sh[i];
+		if (!(sh[i].trk = malloc(vxgbp_track_size())))
+			return -1;
+		if (vxgbp_track_init(sh[i].trk, &to) < 0) {
+			free(sh[i].trk);
+			sh[i].trk = NULL;
+			return -1;
+		}
+		fs[i].trk = sh[i].trk;
+	}
+	return 0;
+}
+
+/* The workers' trackers added to the run's: 0, or -1 when the sum may not
+ * be what one tracker makes (vxgbp_track_absorb: a budget). */
+static int shards_add(struct run *r, struct gd_frame_state *fs, struct shard *sh,
+		      unsigned jobs)
+{
+	int rc = 0;
+
+	r->fs.matched = 0;
+	for (unsigned i = 0; i < jobs; i++) {
+		r->fs.matched += fs[i].matched;
+		if (i && !rc && vxgbp_track_absorb(r->trk, sh[i].trk) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Back to the start with a fresh tracker, the one-tracker way (the sum of
+ * the workers' was refused): the file opened again, read from its start.
+ * 0, or -1 (errbuf). */
+static int read_again(struct run *r, const struct opts *o)
+{
+	vxgbp_track_fini(r->trk);
+	r->trk_oom = 0;
+	r->fs.matched = 0;
+	if (vxgbp_track_init(r->trk, &r->trk_opts) < 0) {
+		snprintf(r->errbuf, sizeof(r->errbuf), "out of memory");
+		return -1;
+	}
+	reader_close(&r->rd);
+	r->rd_open = 0;
+	if (reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf) < 0)
+		return -1;
+	r->rd_open = 1;
+	inputs_restart(&r->ins);
+	return 0;
+}
+
+/* gd_par_run with a tracker per worker (shardable()), or with the one
+ * tracker when theirs cannot be had: the source's last return, or -2 with
+ * errbuf.  *again: the sum was refused, nothing of the run is left
+ * (read_again() did its work): run it with one tracker. */
+static int run_shards(struct run *r, const struct opts *o, struct gd_par_run *p,
+		      const struct gd_par_src *src, int *again)
+{
+	struct gd_frame_state *fs = calloc(p->jobs, sizeof(*fs));
+	struct shard *sh = calloc(p->jobs, sizeof(*sh));
 	int rr;
 
-	/* one classic pcap file: each worker reads its own stripe */
-	if (r->ins.n == 1 && reader_stripes(&r->rd) && !(e && !strcmp(e, "0")))
-		src.stripes = &r->rd;
-	rr = gd_par_run(&p, &src, r->errbuf);
+	if (!fs || !sh || shards_open(r, fs, sh, p->jobs) < 0) {
+		rr = gd_par_run(p, src, r->errbuf);
+	} else {
+		p->shards = fs;
+		rr = gd_par_run(p, src, r->errbuf);
+		p->shards = NULL;
+		if (rr != -2 && shards_add(r, fs, sh, p->jobs) < 0) {
+			*again = 1;
+			if (read_again(r, o) < 0)
+				rr = -2;
+		}
+	}
+	if (sh)
+		shards_free(sh, p->jobs);
+	free(sh);
+	free(fs);
+	return rr;
+}
 
+/* -r with -j N: the stages on N threads (parallel.h).  The reader's last
+ * return, as the one-thread loop gives it. */
+static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
+{
+	struct gd_par_src src = { inputs_next, &r->ins, NULL };
+	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
+	int rr, again = 0;
+
+	/* one classic pcap file: each worker reads its own stripe */
+	if (r->ins.n == 1 && reader_stripes(&r->rd) && !env_off("GBPDUMP_STRIPES"))
+		src.stripes = &r->rd;
+	if (shardable(r, &src)) {
+		rr = run_shards(r, o, &p, &src, &again);
+		if (again && rr != -2) {
+			src.stripes = reader_stripes(&r->rd) ? &r->rd : NULL;
+			rr = gd_par_run(&p, &src, r->errbuf);
+		}
+	} else {
+		rr = gd_par_run(&p, &src, r->errbuf);
+	}
 	if (getenv("GBPDUMP_JOBS_DEBUG")) {
 		fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs,
 			(unsigned long long)p.batches);
 		if (src.stripes)
 			fprintf(stderr, "gbpdump: -j %u: read in stripes of %zu bytes\n", jobs,
 				p.chunk_bytes);
+		if (again || shardable(r, &src))
+			fprintf(stderr, "gbpdump: -j %u: a tracker per thread%s\n", jobs,
+				again ? ", refused: read again with one" : "");
 	}
 	if (rr != -2)
 		return rr;
@@ -944,7 +1092,7 @@ static int run_loop(struct run *r, const struct opts *o)
 		return rr;
 	}
 	if ((jobs = file_jobs(o)) > 1)
-		return run_jobs(r, jobs);
+		return run_jobs(r, o, jobs);
 	while ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) == 1) {
 		if (!one_frame(r, fc, &rec))
 			continue;

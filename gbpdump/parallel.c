@@ -258,6 +258,21 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	pthread_mutex_unlock(&P->mu);
 }
 
+/* A batch through stages 1 and 2 on the worker's own state (fs, one of
+ * P->run->shards), frame by frame: no token, nothing printed.  The parse
+ * of the next frame runs while the tracker's prefetches for this one land,
+ * as in the one-thread loop, and through the same vxgbp_pkt (a summary
+ * parse leaves what it does not fill as it was). */
+static void batch_shard(struct batch *b, struct gd_frame_state *fs)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[0]))
+			gd_frame_state(fs, &b->recs[i], &b->pkts[0]);
+	if (b->win)
+		gd_win_drop(b->win);
+	b->win = NULL;
+}
+
 /* Room for a record of n bytes in an empty batch: its buffer grows for a
  * record larger than a chunk.  0, or -1 out of memory. */
 static int batch_room(struct batch *b, size_t n)
@@ -352,6 +367,7 @@ struct worker {
 	pthread_t tid;
 	struct gd_print pp;
 	struct batch b;               /* the batch it reads, runs and prints */
+	struct gd_frame_state *fs;    /* its own stage 2 (run->shards), or NULL */
 	uint8_t *sbuf;                /* stripes: the one it read (P->scap bytes) */
 	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
@@ -431,6 +447,14 @@ static int stripe_read(struct par *P, struct worker *w)
 	return b->n || go ? 0 : -1;
 }
 
+static void worker_batch(struct worker *w)
+{
+	if (w->fs)
+		batch_shard(&w->b, w->fs);
+	else
+		batch_run(w->P, &w->b, &w->pp);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -440,11 +464,11 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&w->P->rmu);
 		while (stripe_read(w->P, w) == 0)
 			if (w->b.n)
-				batch_run(w->P, &w->b, &w->pp);
+				worker_batch(w);
 		return NULL;
 	}
 	while (batch_read(w->P, &w->b) == 0)
-		batch_run(w->P, &w->b, &w->pp);
+		worker_batch(w);
 	return NULL;
 }
 
@@ -487,6 +511,7 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 		return -1;
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
+		w[i].fs = P->run->shards ? &P->run->shards[i] : NULL;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
 		if (batch_alloc(&w[i].b, P->src->stripes ? 1 : P->chunk) < 0)
 			return -1;

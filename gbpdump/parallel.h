@@ -24,6 +24,12 @@
  * walk token and lends the stripe to the one reader, which walks its
  * records in order (reader.h, reader_lend()); records point into it.
  * One batch per worker is in flight: memory does not grow with the capture.
+ *
+ * With a state per worker (run->shards: --stats alone, whose counts add
+ * up, vxgbp_track_absorb()), stages 3 and 4 and both tokens go: a worker
+ * parses and counts each of its batches into its own state, and the
+ * readers' order (the walk token, or the source's lock) is all that stays
+ * serial.
  */
 #ifndef GBPDUMP_PARALLEL_H
 #define GBPDUMP_PARALLEL_H
@@ -59,6 +65,12 @@ struct gd_par_run {
 	size_t chunk_bytes;            /* 0: GD_PAR_CHUNK (or the environment's);
 	                                  out: the size used */
 	struct gd_frame_state *fs;     /* stage 2's objects */
+	struct gd_frame_state *shards; /* NULL, or one state per worker: worker i
+	                                  runs stages 1 and 2 of each of its
+	                                  batches on shards[i], with no token and
+	                                  no output, so that each state sees some
+	                                  of the frames, in order, and the caller
+	                                  adds them up (--stats: gd_par_sharded) */
 	struct gd_out *out;            /* standard output: batches in order */
 	const struct gd_print *pp;     /* copied per worker */
 	uint64_t batches;              /* out: batches read */

@@ -16,7 +16,9 @@
  *     dropped, nothing invented, never more held than the budget;
  *   - an allocator that fails, fini then init again, every byte given back
  *     with the size it was asked for;
- *   - plain VXLAN, non-VXLAN and unparsable frames counted.
+ *   - plain VXLAN, non-VXLAN and unparsable frames counted;
+ *   - MATRIX trackers fed disjoint frames, absorbed into one, equal to
+ *     one tracker fed them all, or refused (never inexact) under a budget.
  */
 #include <stdlib.h>
 
@@ -1037,6 +1039,248 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/* ---- absorbing: trackers fed disjoint frames (gbpdump -j --stats) ---- */
+
+#define AB_MAX 640
+
+/* All a MATRIX tracker tells: the summary and the three read-outs. */
+struct mview {
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_count v[AB_MAX], g[AB_MAX];
+	struct vxgbp_track_cell c[AB_MAX];
+	int nv, ng, nc;
+};
+
+static void mview_get(struct vxgbp_track *t, struct mview *m)
+{
+	memset(m, 0, sizeof(*m)); /* padding too: compared with memcmp */
+	vxgbp_track_summary(t, &m->s);
+	m->nv = vxgbp_track_vnis(t, m->v, AB_MAX);
+	m->ng = vxgbp_track_groups(t, m->g, AB_MAX);
+	m->nc = vxgbp_track_matrix(t, m->c, AB_MAX);
+}
+
+static void mview_expect_eq(const struct mview *a, const struct mview *b)
+{
+	EXPECT(!memcmp(&a->s, &b->s, sizeof(a->s)), "summaries differ (frames %llu/%llu, "
+	       "endpoints %zu/%zu, pairs %zu/%zu, mem %zu/%zu)",
+	       (unsigned long long)a->s.frames, (unsigned long long)b->s.frames,
+	       a->s.endpoints, b->s.endpoints, a->s.pairs, b->s.pairs, a->s.mem, b->s.mem);
+	EXPECT_EQ(a->nv, b->nv);
+	EXPECT_EQ(a->ng, b->ng);
+	EXPECT_EQ(a->nc, b->nc);
+	EXPECT(!memcmp(a->v, b->v, sizeof(a->v)), "VNI counters differ");
+	EXPECT(!memcmp(a->g, b->g, sizeof(a->g)), "group counters differ");
+	EXPECT(!memcmp(a->c, b->c, sizeof(a->c)), "matrices differ");
+}
+
+/* A frame that is not VXLAN (a DNS query), whole or cut in its IP header. */
+static void dns_frame(struct fbuf *f, int cut)
+{
+	struct vxgbp_eth_spec eth = { { 2, 0, 0, 0, 0, 2 }, { 2, 0, 0, 0, 0, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec ip = { 0 };
+	struct vxgbp_l4_spec l4 = { 0 };
+	uint8_t pl[20] = { 0 };
+
+	ip.version = 4;
+	ip.src[0] = ip.dst[0] = 10;
+	l4.proto = 17;
+	l4.sport = 5353;
+	l4.dport = 53;
+	f->len = vxgbp_frame_build(f->b, sizeof(f->b), &eth, &ip, &l4, pl, sizeof(pl));
+	ck_assert_int_gt(f->len, 0);
+	vxgbp_pkt_parse(&f->p, f->b, cut ? 20 : (size_t)f->len, (size_t)f->len, NULL);
+}
+
+#define AB_FRAMES 700
+
+/* The frames for absorbing.  Set 0: the small capture, 200 sources (each
+ * a new endpoint, group 0x700 + i % 7) that B (cap[2], cap[10]) answers,
+ * changing group as it goes, frames that are not VXLAN.  Set 1: the 200
+ * sources (the endpoints grow), then one source sending with 400 groups
+ * (the pairs grow, later and larger).  Set 2: 4 frames that are not VXLAN,
+ * then the 400 groups' frames. */
+static struct fbuf *ab_frames(int set, size_t *n)
+{
+	struct fbuf *f = calloc(AB_FRAMES, sizeof(*f));
+	size_t m = 0;
+
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; set == 0 && i < NCAP; i++)
+		build(&f[m++], &cap[i].s, 0);
+	for (int i = 0; set == 2 && i < 4; i++)
+		dns_frame(&f[m++], i & 1);
+	for (int i = 1; set < 2 && i <= 200; i++) {
+		struct fspec x = source(i, (uint16_t)(0x700 + i % 7));
+
+		build(&f[m++], &x, 0);
+		if (set == 0 && i % 4 == 0) {
+			struct fspec y = tcp(2, (uint8_t)i, GI, (uint16_t)(0x800 + i % 3), 3);
+
+			build(&f[m++], &y, 0);
+		}
+		if (set == 0 && i % 50 == 0)
+			dns_frame(&f[m++], i % 100 == 0);
+	}
+	for (int i = 0; set >= 1 && i < 400; i++) {
+		struct fspec y = tcp(1, (uint8_t)(i % 250), GI, (uint16_t)(0x1000 + i), 4);
+
+		build(&f[m++], &y, 0);
+	}
+	*n = m;
+	return f;
+}
+
+/* Frames [0, n) shared out by who[] to k trackers (budget b), the others
+ * absorbed into tracker `into`: its return, *out the result's view. */
+static int ab_run(const struct fbuf *f, size_t n, const uint8_t *who, unsigned k,
+		  unsigned into, size_t b, struct mview *out)
+{
+	struct tk t[3];
+	int rc = 0;
+
+	for (unsigned j = 0; j < k; j++)
+		tk_start(&t[j], VXGBP_TRACK_MATRIX, b);
+	for (size_t i = 0; i < n; i++) /* frame numbers from 1, each tracker's ascending */
+		vxgbp_track_frame(t[who[i]].t, &f[i].p, i + 1, NULL);
+	for (unsigned j = 0; j < k; j++) {
+		int r = j == into ? 0 : vxgbp_track_absorb(t[into].t, t[j].t);
+
+		rc = rc ? rc : r;
+	}
+	mview_get(t[into].t, out);
+	for (unsigned j = 0; j < k; j++)
+		tk_stop(&t[j]);
+	return rc;
+}
+
+START_TEST(test_absorb)
+{
+	struct mview *one = malloc(sizeof(*one)), *got = malloc(sizeof(*got));
+	uint8_t who[AB_FRAMES] = { 0 };
+	size_t n;
+	struct fbuf *f = ab_frames(0, &n);
+
+	ck_assert_ptr_nonnull(one);
+	ck_assert_ptr_nonnull(got);
+	ab_run(f, n, who, 1, 0, 0, one); /* one tracker, every frame */
+	EXPECT_EQ(one->s.full, 0);
+	/* splits of the small capture in two, the rest to tracker 0; masks
+	 * that put B's two groups (frames 3 and 11) apart included */
+	for (unsigned mask = 0; mask < (1u << NCAP); mask += 13) {
+		for (unsigned i = 0; i < NCAP; i++)
+			who[i] = (uint8_t)(mask >> i & 1);
+		for (unsigned into = 0; into < 2; into++) {
+			CTX("mask %#x into %u", mask, into);
+			EXPECT_EQ(ab_run(f, n, who, 2, into, 0, got), 0);
+			mview_expect_eq(one, got);
+		}
+	}
+	/* three ways, round robin and in runs of 5 */
+	for (unsigned into = 0; into < 3; into++) {
+		for (size_t i = 0; i < n; i++)
+			who[i] = (uint8_t)(i % 3);
+		CTX("round robin into %u", into);
+		EXPECT_EQ(ab_run(f, n, who, 3, into, 0, got), 0);
+		mview_expect_eq(one, got);
+		for (size_t i = 0; i < n; i++)
+			who[i] = (uint8_t)(i / 5 % 3);
+		CTX("runs of 5 into %u", into);
+		EXPECT_EQ(ab_run(f, n, who, 3, into, 0, got), 0);
+		mview_expect_eq(one, got);
+	}
+	free(f);
+	free(one);
+	free(got);
+}
+END_TEST
+
+/* Under budget b, frames f[0, n) shared out by who[] and absorbed into
+ * `into`: 0 (and *exact counted) only when the result is what one tracker
+ * gives and that one dropped nothing, else VXGBP_E_NOSPACE (*refused). */
+static void ab_budget(const struct fbuf *f, size_t n, const uint8_t *who, unsigned into,
+		      size_t b, unsigned *exact, unsigned *refused)
+{
+	static const uint8_t all0[AB_FRAMES];
+	struct mview *one = malloc(sizeof(*one)), *got = malloc(sizeof(*got));
+	int rc;
+
+	ck_assert_ptr_nonnull(one);
+	ck_assert_ptr_nonnull(got);
+	ab_run(f, n, all0, 1, 0, b, one);
+	rc = ab_run(f, n, who, 2, into, b, got);
+	EXPECT(rc == 0 || rc == VXGBP_E_NOSPACE, "absorb returned %d", rc);
+	if (rc == 0) {
+		EXPECT_EQ(one->s.full, 0);
+		mview_expect_eq(one, got);
+		++*exact;
+	} else {
+		++*refused;
+	}
+	free(one);
+	free(got);
+}
+
+/* Every budget from the fixed part up, in steps of a quarter of the first
+ * table: set 0 split by parity; set 1 with the endpoints' frames on one
+ * side and the pairs' on the other, absorbed either way (one side can drop
+ * alone; one tracker's last growth of the pairs sees the endpoints at full
+ * size, which absorbing the endpoints last into the pairs' side does not);
+ * set 2 with the pairs' frames against frames without keys (a side that
+ * dropped, absorbed into or from one that has no key to add). */
+START_TEST(test_absorb_budget)
+{
+	size_t fixed = fixed_part(VXGBP_TRACK_MATRIX), n;
+	uint8_t who[AB_FRAMES];
+	unsigned exact = 0, refused = 0, dexact, drefused;
+
+	for (int set = 0; set < 3; set++) {
+		struct fbuf *f = ab_frames(set, &n);
+
+		for (size_t i = 0; i < n; i++)
+			who[i] = (uint8_t)(set == 0 ? i & 1 : i < (set == 1 ? 200u : 4u));
+		for (unsigned into = 0; into < 2; into++) {
+			for (size_t b = fixed; b <= fixed + 60 * TAB1; b += TAB1 / 4) {
+				CTX("set %d into %u budget fixed + %zu", set, into, b - fixed);
+				ab_budget(f, n, who, into, b, &exact, &refused);
+			}
+			CTX("set %d into %u, the default budget", set, into);
+			dexact = drefused = 0;
+			ab_budget(f, n, who, into, 0, &dexact, &drefused);
+			EXPECT_EQ(dexact, 1);
+		}
+		free(f);
+	}
+	EXPECT(exact > 0 && refused > 0, "exact %u, refused %u", exact, refused);
+}
+END_TEST
+
+START_TEST(test_absorb_errors)
+{
+	struct tk a, b, r;
+	struct vxgbp_track *idle = malloc(vxgbp_track_size());
+	struct vxgbp_track_opts bad = { 0 };
+
+	ck_assert_ptr_nonnull(idle);
+	EXPECT_EQ(vxgbp_track_init(idle, &bad), VXGBP_E_INVAL); /* never started */
+	tk_start(&a, VXGBP_TRACK_MATRIX, 0);
+	tk_start(&b, VXGBP_TRACK_MATRIX, 0);
+	tk_start(&r, VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES, 0);
+	EXPECT_EQ(vxgbp_track_absorb(NULL, b.t), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, NULL), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, a.t), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, idle), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(idle, a.t), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, r.t), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(r.t, a.t), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, b.t), 0); /* two empty ones */
+	tk_stop(&a);
+	tk_stop(&b);
+	tk_stop(&r);
+	free(idle);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("track");
@@ -1052,6 +1296,9 @@ int main(void)
 	tcase_add_test(tc, test_matrix);
 	tcase_add_test(tc, test_pipeline_flush);
 	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_absorb);
+	tcase_add_test(tc, test_absorb_budget);
+	tcase_add_test(tc, test_absorb_errors);
 	tc = unit_tcase(s, "memory");
 	tcase_add_test(tc, test_budget_rules);
 	tcase_add_test(tc, test_budget_matrix);

@@ -35,14 +35,14 @@ extern "C" {
 /* The version of this header.  vxgbp_version() gives the library's, which
  * may be newer (the same major version keeps the ABI: docs/api.md). */
 #define VXGBP_VERSION_MAJOR 1
-#define VXGBP_VERSION_MINOR 2
+#define VXGBP_VERSION_MINOR 3
 #define VXGBP_VERSION_PATCH 0
-#define VXGBP_VERSION "1.2.0"
+#define VXGBP_VERSION "1.3.0"
 /* One number to compare: 0xMMmmpp. */
 #define VXGBP_VERSION_NUMBER \
 	((VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) | VXGBP_VERSION_PATCH)
 
-/* The library's version, "1.2.0" (the VXGBP_VERSION it was built with). */
+/* The library's version, "1.3.0" (the VXGBP_VERSION it was built with). */
 const char *vxgbp_version(void);
 
 /* ------------------------------------------------------------------------
@@ -786,6 +786,20 @@ struct vxgbp_track_cell {
 int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n);
+
+/* Since 1.3: add tracker src to dst, both VXGBP_TRACK_MATRIX alone and fed
+ * disjoint frames of one numbering (a capture shared out between threads,
+ * each frame to one tracker, each tracker's in increasing order).  Then dst
+ * holds what one tracker fed all those frames in order would: every count
+ * summed, each endpoint's group the one its latest GBP frame taught.  src
+ * is left as it was (its waiting frame applied); give it back as usual.
+ * Returns 0 when dst is exactly that; VXGBP_E_NOSPACE when it may not be:
+ * a table of either dropped keys, dst's budget gave no room for src's, or
+ * the budget could have refused a table one tracker would grow (which keys
+ * a full table drops depends on the order they come in).  dst is then
+ * partly merged: give it back and feed the frames to one tracker.
+ * VXGBP_E_INVAL: no tracker, the same one twice, or another mode. */
+int vxgbp_track_absorb(struct vxgbp_track *dst, const struct vxgbp_track *src);
 
 /* Since 1.1: bidirectional flows (VXGBP_TRACK_FLOWS), for a policy audit.
  *
