@@ -44,8 +44,8 @@ static int hdr_filter(const struct gd_frame_cfg *c, const struct vxgbp_pkt *p)
 	return 0;
 }
 
-int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
-		   struct vxgbp_pkt *p)
+int gd_frame_parse_all(const struct gd_frame_cfg *c, const struct gd_rec *rec,
+		       struct vxgbp_pkt *p)
 {
 	if (c->prog && !bpf_match(c->prog, rec))
 		return 0;

@@ -550,8 +550,9 @@ VXC_INLINE int summary_common(struct vxgbp_pkt *p, const uint8_t *frame, size_t 
 	return 1;
 }
 
-/* The summary of the other shapes, through the one-pass parser's checks.
- * Not inlined: its frame of saved registers would cost the common shape
+/* The summary of the other shapes, through the one-pass parser's checks;
+ * any other frame gets the full parse (vxgbp_pkt_parse's return).  Not
+ * inlined: its frame of saved registers would cost the common shape
  * twenty instructions a frame. */
 #if defined(__GNUC__)
 #define SUMMARY_NOINLINE __attribute__((noinline))
@@ -565,25 +566,28 @@ static SUMMARY_NOINLINE int summary_general(struct vxgbp_pkt *p, const uint8_t *
 	struct fast f = { 0 }; /* all set before use; GCC cannot see it */
 	enum shape s = fast_outer(&f, frame, caplen, wirelen, o);
 
+	/* vxgbpi_parse_fast() would refuse it too: the same two checks */
 	if (s == NOT_FAST || (s == SH_VXLAN && !fast_inner(&f, frame, o)))
-		return 0;
+		return vxgbpi_parse_walk(p, frame, caplen, wirelen, o, 0);
 	summary_head(p, caplen, wirelen);
 	if (s != SH_VXLAN) {
 		p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | (s == SH_ARP ? 0 : VXGBP_HAVE_L4);
 		summary_plain(p);
-		return 1;
+		return 0;
 	}
 	summary_vxlan(p, frame, f.vx);
-	return 1;
+	return 0;
 }
 
 /* VXGBP_PARSE_SUMMARY (vxgbp.h): the same checks, no checksum, and only the
  * fields a summary reads, on a struct nobody initialised (the full parse's
- * memset of the struct is a sixth of its cost).  fuzz_pkt and
- * tests/summary compare each field with the full parse's. */
+ * memset of the struct is a sixth of its cost); a frame of no one-pass
+ * shape gets the full parse.  fuzz_pkt and tests/summary compare each
+ * field with the full parse's. */
 int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 			 size_t wirelen, const struct vxgbp_parse_opts *o)
 {
-	return summary_common(p, frame, caplen, wirelen, o) ||
-	       summary_general(p, frame, caplen, wirelen, o);
+	if (summary_common(p, frame, caplen, wirelen, o))
+		return 0;
+	return summary_general(p, frame, caplen, wirelen, o);
 }

@@ -330,22 +330,31 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 	return 0;
 }
 
+/* The summary's path goes on to the full parse itself (a tail call both
+ * ways): a dispatch that called the summary and then decided kept the
+ * full parse's registers and frame, 22 instructions a frame of --stats. */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts)
+{
+	if (!opts)
+		opts = &default_opts;
+	if ((opts->flags & (VXGBP_PARSE_SUMMARY | VXGBP_PARSE_GENERIC)) == VXGBP_PARSE_SUMMARY &&
+	    opts->linktype == VXGBP_LINK_ETHERNET && p && frame && caplen <= UINT32_MAX)
+		return vxgbpi_parse_summary(p, frame, caplen, wirelen < caplen ? caplen : wirelen,
+					    opts);
+	return vxgbpi_parse_walk(p, frame, caplen, wirelen, opts, 1);
+}
+
+int vxgbpi_parse_walk(struct vxgbp_pkt *p, const void *frame, size_t caplen, size_t wirelen,
+		      const struct vxgbp_parse_opts *opts, int fast)
 {
 	struct level lv;
 	uint16_t et = 0;
 	int r;
 
-	if (!opts)
-		opts = &default_opts;
-	if ((opts->flags & VXGBP_PARSE_SUMMARY) && opts->linktype == VXGBP_LINK_ETHERNET &&
-	    !(opts->flags & VXGBP_PARSE_GENERIC) && p && frame && caplen <= UINT32_MAX &&
-	    vxgbpi_parse_summary(p, frame, caplen, wirelen < caplen ? caplen : wirelen, opts))
-		return 0; /* the summary's fields of the common shape (pkt_fast.c) */
 	if ((r = start(p, &lv, frame, caplen, &wirelen, opts)))
 		return r;
-	if (opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
+	if (fast && opts->linktype == VXGBP_LINK_ETHERNET && !(opts->flags & VXGBP_PARSE_GENERIC) &&
 	    vxgbpi_parse_fast(p, frame, caplen, wirelen, opts))
 		return 0; /* the common shape, in one pass (pkt_fast.c) */
 	if ((r = vxgbpi_parse_link(p, &lv, opts->linktype, &et)))

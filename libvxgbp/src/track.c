@@ -106,19 +106,17 @@ static int inner_ok(const struct vxgbp_pkt *p)
 	       p->inner.l2.dst && p->inner.l2.src;
 }
 
-int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
-		      struct vxgbp_track_result *r)
+/* vxgbp_track_frame() with RULES, FLOWS or MATRIX among others, arguments
+ * checked.  Not inlined: its saved registers would be pushed for the
+ * matrix alone too. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int frame_all(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+		     struct vxgbp_track_result *r)
 {
-	struct trk_state *st;
 	unsigned full = 0;
 
-	if (r) {
-		r->findings = 0;
-		r->n_hits = 0;
-		r->full = 0;
-	}
-	if (!t || !(st = t->st) || !p || !frame)
-		return VXGBP_E_INVAL;
 	st->frames++;
 	st->bytes += p->wirelen;
 	if (!(p->have & VXGBP_HAVE_VXLAN)) {
@@ -137,6 +135,23 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 	if (r)
 		r->full = full;
 	return full ? VXGBP_E_NOSPACE : 0;
+}
+
+int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
+		      struct vxgbp_track_result *r)
+{
+	struct trk_state *st;
+
+	if (r) {
+		r->findings = 0;
+		r->n_hits = 0;
+		r->full = 0;
+	}
+	if (!t || !(st = t->st) || !p || !frame)
+		return VXGBP_E_INVAL;
+	if (st->pipeline) /* MATRIX alone: one straight function */
+		return vxgbpi_matrix_alone(st, p, frame, r);
+	return frame_all(st, p, frame, r);
 }
 
 static unsigned full_of(const struct trk_state *st)

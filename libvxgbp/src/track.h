@@ -78,6 +78,7 @@ _Static_assert(sizeof(struct trk_slot) == 64, "trk_slot: one cache line");
 
 struct trk_tab {
 	struct trk_slot *s;    /* cap slots, 64-byte aligned, inside raw */
+	struct trk_slot *end;  /* s + cap: where a probe wraps (the matrix's) */
 	void *raw;             /* as allocated, raw_size bytes */
 	size_t raw_size;
 	size_t cap, n;
@@ -290,14 +291,18 @@ struct trk_dfirst {
 	int32_t off;
 };
 
-/* A frame's matrix updates (track_matrix.c). */
+/* A frame's matrix updates (track_matrix.c).  The keys: VNI {vni, 0, 0,
+ * 0}, pair {vni | g << 32, fam, d[0], d[1]}, source endpoint {vni, fam,
+ * a[0], a[1]}; each with its hash and the slot its probe starts on (NULL:
+ * the table had no slots), valid while the tables do not change. */
 struct trk_pend {
 	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
 	uint32_t g;        /* the frame's group, or VXGBP_GROUP_NONE */
 	uint32_t wirelen;
 	uint64_t frame;
-	uint64_t vni[TRK_KEY4], pair[TRK_KEY4], ep[TRK_KEY4];
+	uint64_t vni, fam, d[2], a[2];
 	uint64_t h_vni, h_pair, h_ep;
+	struct trk_slot *s_vni, *s_pair, *s_ep;
 };
 
 #define TRK_NGROUPS (VXGBP_GROUP_NONE + 1)
@@ -329,8 +334,7 @@ struct trk_state {
 	struct trk_tab flows;      /* RULES */
 	struct trk_tab pairs, vnis;/* MATRIX */
 	uint64_t dropped_pair_bytes;
-	struct trk_pend pend[2];   /* pend[cur]: the pipeline's waiting frame */
-	unsigned cur;
+	struct trk_pend pend;      /* MATRIX alone: the pipeline's waiting frame */
 	uint64_t *g_frames;        /* [TRK_NGROUPS] */
 	uint64_t *g_bytes;         /* [TRK_NGROUPS] */
 	uint32_t *seen;            /* groups with frames, as first seen */
@@ -357,6 +361,10 @@ struct vxgbp_track {
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r);
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
+/* vxgbp_track_frame() for MATRIX alone (st->pipeline), arguments checked
+ * and r's findings cleared. */
+int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			struct vxgbp_track_result *r);
 unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_flows_free(struct trk_state *st);
 /* FIRSTS (track_merge.c): start and give back its records; the first

@@ -13,31 +13,69 @@
  *
  * With VXGBP_TRACK_MATRIX alone, a frame's updates (its group's counters,
  * then the VNI, pair and source endpoint tables) are a software pipeline one
- * frame deep: the frame's keys are hashed and their counters and slots
- * prefetched, then the previous frame's updates are applied.  With many flows the slots miss every cache, and this hides
- * that wait behind the caller's parse of the next frame.  The order of
- * updates is kept, so the tables end the same; every reading function
- * applies the waiting frame first.
+ * frame deep: the previous frame's updates are applied, then the frame's
+ * keys are hashed and their counters and slots prefetched.  With many
+ * flows the slots miss every cache, and this hides that wait behind the
+ * caller's parse of the next frame.  The order of updates is kept, so the
+ * tables end the same; every reading function applies the waiting frame
+ * first.
  */
 #include <string.h>
 
 #include "track.h"
 #include "track_sort.h"
 
-/* The frame's endpoint keys: the pair's (the inner destination, the
- * source group g in word 0) and, when src, the source's (aux 0).  An
- * endpoint is its IP address when there is one, else its ARP address,
- * else its MAC; both sides are read with one look at which.  The keys are
- * built and hashed in registers, then stored once (through q the compiler
- * would read each word back). */
-static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint64_t vni,
-		       uint32_t g, int src)
+#if defined(__GNUC__)
+#define MAT_INLINE static inline __attribute__((always_inline))
+#else
+#define MAT_INLINE static inline
+#endif
+
+/* The first slot key hash h probes in t (NULL: no slots yet), asked for
+ * when pf: with many flows it misses every cache. */
+MAT_INLINE struct trk_slot *first_slot(const struct trk_tab *t, uint64_t h, int pf)
+{
+	struct trk_slot *s;
+
+	if (!t->cap)
+		return NULL;
+	s = &t->s[h & (t->cap - 1)];
+	if (pf)
+		TRK_PREFETCH_W(s);
+	return s;
+}
+
+/* The frame's keys into q, hashed (the same values as trk_hash()), and
+ * each table's first slot to probe: the VNI's; with an inner frame the
+ * pair's (the inner destination, the source group g in word 0) and, for
+ * a GBP frame, the source endpoint's (aux 0).  An endpoint is its IP
+ * address when there is one, else its ARP address, else its MAC; both
+ * sides are read with one look at which.  pf: prefetch the slots and the
+ * group's counters (the pipeline).  The tables must not change until q is
+ * applied: the slots are where the probes start. */
+MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struct vxgbp_pkt *p,
+			   uint64_t frame, int pf)
 {
 	const struct vxgbp_l3 *l3 = &p->inner.l3;
+	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
+	uint64_t vni = TRK_USED | p->vx.vni, fam, d[2], a[2];
 	const uint8_t *sa, *da;
-	uint64_t fam, d[2], a[2], k0 = vni | (uint64_t)g << 32;
 	size_t len;
 
+	q->g = g;
+	q->wirelen = p->wirelen;
+	q->frame = frame;
+	q->vni = vni;
+	q->h_vni = trk_hash4(vni, 0, 0, 0);
+	q->s_vni = first_slot(&st->vnis, q->h_vni, pf);
+	if (pf) {
+		TRK_PREFETCH_W(&st->g_frames[g]);
+		TRK_PREFETCH_W(&st->g_bytes[g]);
+	}
+	if (!(p->have & VXGBP_HAVE_INNER_L2)) {
+		q->n = 1;
+		return;
+	}
 	if (l3->off >= 0 && l3->version && l3->src) {
 		fam = l3->version;
 		sa = l3->src;
@@ -55,80 +93,93 @@ static void inner_keys(struct trk_pend *q, const struct vxgbp_pkt *p, uint64_t v
 		len = 6;
 	}
 	trk_addr_words(d, da, len);
-	q->h_pair = trk_hash4(k0, fam, d[0], d[1]);
-	q->pair[0] = k0;
-	q->pair[1] = fam;
-	q->pair[2] = d[0];
-	q->pair[3] = d[1];
-	if (!src)
+	q->fam = fam;
+	q->d[0] = d[0];
+	q->d[1] = d[1];
+	q->h_pair = trk_hash4(vni | (uint64_t)g << 32, fam, d[0], d[1]);
+	q->s_pair = first_slot(&st->pairs, q->h_pair, pf);
+	if (g == VXGBP_GROUP_NONE) {
+		q->n = 2;
 		return;
+	}
 	trk_addr_words(a, sa, len);
+	q->a[0] = a[0];
+	q->a[1] = a[1];
 	q->h_ep = trk_hash4(vni, fam, a[0], a[1]);
-	q->ep[0] = vni;
-	q->ep[1] = fam;
-	q->ep[2] = a[0];
-	q->ep[3] = a[1];
+	q->s_ep = first_slot(&st->eps, q->h_ep, pf);
+	q->n = 3;
 }
 
-/* The slot of a matrix key k (TRK_KEY4 words, hash h), inserted when new;
- * NULL when it is new and finds no room.  trk_tab_get() less its look at
- * t->last: with many flows consecutive frames seldom share a key (on the
- * diverse capture the look almost never hit and cost 5 instructions a
- * table a frame).  one: the keys of this table have words 1-3 zero (the
- * VNIs'), so word 0 decides.  The same slots as trk_tab_get(): a new key
- * goes into the free slot that ended the probe unless the table grows. */
-static inline struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, const uint64_t *k,
-				       uint64_t h, int one)
+/* The slot of a matrix key (k0-k3, hash h) in t, its probe starting at s
+ * (first_slot(), the table unchanged since), inserted when new; NULL when
+ * it is new and finds no room.  one: the keys of this table have words 1-3
+ * zero (the VNIs'), so word 0 decides.  The same slots as trk_tab_get(): a
+ * new key goes into the free slot that ended the probe unless the table
+ * grows.  A free slot is all zero (zalloc'd, never emptied), so only the
+ * key's words that are not zero are written. */
+MAT_INLINE struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, struct trk_slot *s,
+				    uint64_t k0, uint64_t k1, uint64_t k2, uint64_t k3, uint64_t h,
+				    int one)
 {
-	struct trk_slot *s, *end;
-
-	if (!t->cap)
-		return vxgbpi_tab_insert(m, t, k, h);
-	end = t->s + t->cap;
-	for (s = &t->s[h & (t->cap - 1)]; s->k[0]; s = s + 1 == end ? t->s : s + 1)
-		if (s->k[0] == k[0] &&
-		    (one || ((s->k[1] ^ k[1]) | (s->k[2] ^ k[2]) | (s->k[3] ^ k[3])) == 0))
+	if (s) {
+		for (; s->k[0]; s = s + 1 == t->end ? t->s : s + 1)
+			if (s->k[0] == k0 &&
+			    (one || ((s->k[1] ^ k1) | (s->k[2] ^ k2) | (s->k[3] ^ k3)) == 0))
+				return s;
+		if ((t->n + 1) * 4 <= t->cap * 3) {
+			s->k[0] = k0;
+			if (!one) {
+				s->k[1] = k1;
+				s->k[2] = k2;
+				s->k[3] = k3;
+			}
+			s->k[TRK_KEY4] = h; /* for tab_grow */
+			t->n++;
 			return s;
-	if ((t->n + 1) * 4 > t->cap * 3)
+		}
+	}
+	{
+		const uint64_t k[TRK_KEY4] = { k0, k1, k2, k3 };
+
 		return vxgbpi_tab_insert(m, t, k, h);
-	for (unsigned j = 0; j < TRK_KEY4; j++)
-		s->k[j] = k[j];
-	s->k[TRK_KEY4] = h; /* for tab_grow */
-	t->n++;
-	return s;
+	}
 }
 
-/* A waiting frame's table updates. */
-static unsigned apply(struct trk_state *st, struct trk_pend *q)
+/* A frame's table updates (q as frame_keys() left it): its group's
+ * counters, then the VNI, pair and source endpoint tables. */
+MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 {
 	struct trk_slot *s;
 	unsigned full = 0, n = q->n;
+	uint32_t g = q->g, wl = q->wirelen;
+	uint64_t vni = q->vni;
 
 	if (!n)
 		return 0;
 	q->n = 0;
-	if (!st->g_frames[q->g]++)
-		st->seen[st->nseen++] = q->g;
-	st->g_bytes[q->g] += q->wirelen;
-	if ((s = mat_get(&st->mem, &st->vnis, q->vni, q->h_vni, 1))) {
+	if (!st->g_frames[g]++)
+		st->seen[st->nseen++] = g;
+	st->g_bytes[g] += wl;
+	if ((s = mat_get(&st->mem, &st->vnis, q->s_vni, vni, 0, 0, 0, q->h_vni, 1))) {
 		s->v.cnt.frames++;
-		s->v.cnt.bytes += q->wirelen;
+		s->v.cnt.bytes += wl;
 	} else {
 		full |= VXGBP_TRACK_FULL_VNIS;
 	}
 	if (n < 2)
 		return full;
-	if ((s = mat_get(&st->mem, &st->pairs, q->pair, q->h_pair, 0))) {
+	if ((s = mat_get(&st->mem, &st->pairs, q->s_pair, vni | (uint64_t)g << 32, q->fam,
+			 q->d[0], q->d[1], q->h_pair, 0))) {
 		s->v.cnt.frames++;
-		s->v.cnt.bytes += q->wirelen;
+		s->v.cnt.bytes += wl;
 	} else {
 		full |= VXGBP_TRACK_FULL_PAIRS;
-		st->dropped_pair_bytes += q->wirelen;
+		st->dropped_pair_bytes += wl;
 	}
 	if (n < 3)
 		return full;
-	if ((s = mat_get(&st->mem, &st->eps, q->ep, q->h_ep, 0))) {
-		s->v.ep.mgroup = TRK_LEARNED | q->g;
+	if ((s = mat_get(&st->mem, &st->eps, q->s_ep, vni, q->fam, q->a[0], q->a[1], q->h_ep, 0))) {
+		s->v.ep.mgroup = TRK_LEARNED | g;
 		s->k[TRK_MFRAME] = q->frame;
 	} else {
 		full |= VXGBP_TRACK_FULL_ENDPOINTS;
@@ -138,44 +189,51 @@ static unsigned apply(struct trk_state *st, struct trk_pend *q)
 
 unsigned vxgbpi_matrix_flush(struct trk_state *st)
 {
-	return st->pipeline ? apply(st, &st->pend[st->cur]) : 0;
+	return apply(st, &st->pend);
 }
 
-/* The frame's updates (group counters, tables) now, or (pipeline) the
- * previous frame's now and this one's at the next call. */
+/* With other trackers: the frame's updates now. */
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame)
 {
-	uint32_t g = vxgbp_hdr_has_gbp(&p->vx) ? p->vx.group : VXGBP_GROUP_NONE;
-	uint64_t vni = TRK_USED | p->vx.vni;
-	struct trk_pend *q = &st->pend[st->pipeline ? st->cur ^ 1 : 0];
-	unsigned n = 1, full;
+	frame_keys(st, &st->pend, p, frame, 0);
+	return apply(st, &st->pend);
+}
 
-	q->g = g;
-	q->wirelen = p->wirelen;
-	q->frame = frame;
-	q->vni[0] = vni;
-	q->vni[1] = q->vni[2] = q->vni[3] = 0;
-	q->h_vni = trk_hash4(vni, 0, 0, 0);
-	if (p->have & VXGBP_HAVE_INNER_L2) {
-		n = g != VXGBP_GROUP_NONE ? 3 : 2;
-		inner_keys(q, p, vni, g, n == 3);
-	}
-	q->n = n;
-	if (!st->pipeline)
-		return apply(st, q);
-	/* the group's counters and the VNI's slot: both miss the cache as
-	 * often as the pair's and the endpoint's slots (many groups, 4,000
-	 * VNIs on the diverse capture) */
-	TRK_PREFETCH_W(&st->g_frames[g]);
-	TRK_PREFETCH_W(&st->g_bytes[g]);
-	trk_tab_prefetch(&st->vnis, q->h_vni);
-	if (n >= 2)
-		trk_tab_prefetch(&st->pairs, q->h_pair);
-	if (n >= 3)
-		trk_tab_prefetch(&st->eps, q->h_ep);
-	full = apply(st, &st->pend[st->cur]);
-	st->cur ^= 1;
-	return full;
+/* A VXLAN frame of vxgbpi_matrix_alone(): the frame before's updates are
+ * applied first, then this frame's keys hashed and their slots prefetched:
+ * they wait for the next call (or a reading function), so the cache misses
+ * overlap the caller's parse of the next frame.  Not inlined: the frames
+ * that are not VXLAN would save its registers too. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			struct vxgbp_track_result *r)
+{
+	unsigned full;
+
+	st->vxlan++;
+	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
+	full = apply(st, &st->pend);
+	frame_keys(st, &st->pend, p, frame, 1);
+	if (r)
+		r->full = full;
+	return full ? VXGBP_E_NOSPACE : 0;
+}
+
+/* MATRIX alone: all of vxgbp_track_frame() after its argument checks, in
+ * one straight path (the dispatch and the calls between cost about 60
+ * instructions a frame).  Frames without VXLAN only count. */
+int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			struct vxgbp_track_result *r)
+{
+	st->frames++;
+	st->bytes += p->wirelen;
+	if (p->have & VXGBP_HAVE_VXLAN)
+		return matrix_vxlan(st, p, frame, r);
+	st->other++;
+	st->unparsed += p->err != 0;
+	return 0;
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -295,17 +353,27 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 	return (int)st->nseen;
 }
 
-/* The destination group of a pair: what its endpoint last sent with. */
-static uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
+/* The destination group of a pair: what its endpoint last sent with.
+ * The endpoint's key is the pair's with the group out of word 0; built,
+ * hashed and compared in registers (through trk_tab_find() it cost 70
+ * instructions a pair, a third of a diverse capture's matrix reading). */
+static inline uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
 {
-	uint64_t k[TRK_KEY4] = { ps->k[0], ps->k[1], ps->k[2], ps->k[3] };
-	const struct trk_slot *es;
+	const struct trk_tab *t = &st->eps;
+	uint64_t k0 = TRK_USED | (ps->k[0] & VXGBP_VNI_MAX), k1 = ps->k[1], k2 = ps->k[2],
+		 k3 = ps->k[3];
+	size_t mask = t->cap - 1, i;
 
-	k[0] = TRK_USED | (k[0] & VXGBP_VNI_MAX); /* the endpoint: aux 0 */
-	es = trk_tab_find(&st->eps, k, TRK_KEY4, trk_hash(k, TRK_KEY4));
-	if (!es || !(es->v.ep.mgroup & TRK_LEARNED))
+	if (!t->cap)
 		return VXGBP_GROUP_UNKNOWN;
-	return es->v.ep.mgroup & ~TRK_LEARNED;
+	for (i = trk_hash4(k0, k1, k2, k3) & mask; t->s[i].k[0]; i = (i + 1) & mask) {
+		const struct trk_slot *es = &t->s[i];
+
+		if (es->k[0] == k0 && ((es->k[1] ^ k1) | (es->k[2] ^ k2) | (es->k[3] ^ k3)) == 0)
+			return es->v.ep.mgroup & TRK_LEARNED ? es->v.ep.mgroup & ~TRK_LEARNED
+							     : VXGBP_GROUP_UNKNOWN;
+	}
+	return VXGBP_GROUP_UNKNOWN;
 }
 
 /* One pair's cell into the rows out[0, *w), merged with the row of the

@@ -78,6 +78,7 @@ static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 	t->raw = raw;
 	t->raw_size = size;
 	t->s = ns;
+	t->end = ns + ncap;
 	t->cap = ncap;
 	t->last = NULL;
 	return 0;
