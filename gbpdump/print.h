@@ -55,6 +55,9 @@ struct gd_print {
 };
 
 void print_init(struct gd_print *pp);
+/* print_json's time cache as it stands after formatting second INT64_MIN
+ * (print_init). */
+void print_json_init(struct gd_print *pp);
 /* One frame.  xf: the cross-frame findings of libvxgbp's tracker on this
  * frame (VXGBP_RB bits; 0 when it does not run): printed after the frame's
  * own findings, in rule order (text: with -v only). */

@@ -228,6 +228,11 @@ static void utc_prefix(struct gd_print *pp, int64_t sec)
 	pp->utc_sec = sec;
 }
 
+void print_json_init(struct gd_print *pp)
+{
+	utc_prefix(pp, INT64_MIN);
+}
+
 static char *put_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	/* below 10^9 (the readers clamp nanoseconds; microseconds times 1000

@@ -21,12 +21,13 @@ void print_init(struct gd_print *pp)
 {
 	memset(pp, 0, sizeof(*pp));
 	/* The time caches start as what formatting a second no date can hold
-	 * leaves them: an empty prefix, the JSON fallback.  A key of -1 with
-	 * empty text printed second -1 (1969-12-31 23:59:59, a pcapng time
-	 * stamp) as nothing when it was a thread's first frame: -j N differed. */
+	 * leaves them: an empty prefix, and JSON's fallback date made by
+	 * print_json.c itself (a frame at that very second, which an extreme
+	 * pcapng time stamp gives, prints what it would anyway).  A key of -1
+	 * with empty text printed second -1 (1969-12-31 23:59:59) as nothing
+	 * when it was a thread's first frame: -j N differed. */
 	pp->local_sec = INT64_MIN;
-	pp->utc_sec = INT64_MIN;
-	strcpy(pp->utc_buf, "1970-01-01T00:00:00");
+	print_json_init(pp);
 	pp->flags_word = -1;
 }
 
