@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # gbpdump -j N --stats keeps a tracker per worker and adds them up at the
-# end (vxgbp_track_absorb, docs/parallel.md).  On a capture whose hosts
+# end (vxgbp_track_absorb, docs/parallel.md; GBPDUMP_SHARDS=1 at any -j).  On a capture whose hosts
 # change group all the time (two group plans mixed frame by frame, so an
 # endpoint's last group is often in another worker's stripe), with stripes
 # of 61 bytes to 64 KiB, 2 to 4 workers, filters, budgets where one tracker
@@ -25,6 +25,9 @@ printf '%s\n' \
 	"count=300 vni=300 hosts=10 flows=20 pick=uniform seed=3" >"$T/spec"
 "$GEN" --mix 5 -w "$T/g.pcap" -f "$T/spec" || exit 1
 "$GEN" --mix 5 --pcapng -w "$T/g.pcapng" -f "$T/spec" || exit 1
+# a tracker per worker at any -j (by default from -j 3: main.c)
+GBPDUMP_SHARDS=1
+export GBPDUMP_SHARDS
 fail=0
 n=0
 refused=0
@@ -99,6 +102,9 @@ cmp_run "$T/g.pcap" 3 4096 noroom --stats --track-budget 3M
 cmp_run "$T/g.pcapng" 2 700 sum --stats
 cmp_run "$T/g.pcapng" 3 4096 sum --stats --json
 cmp_run "$T/g.pcapng" 2 4096 refused --stats --track-budget 2600K
+# by default from 3 workers on
+GBPDUMP_SHARDS= cmp_run "$T/g.pcap" 2 4096 one --stats
+GBPDUMP_SHARDS= cmp_run "$T/g.pcap" 3 4096 sum --stats
 # not with GBPDUMP_SHARDS=0, nor where the counts do not simply add up
 GBPDUMP_SHARDS=0 cmp_run "$T/g.pcap" 2 4096 one --stats
 cmp_run "$T/g.pcap" 2 4096 one --stats -c 1000
