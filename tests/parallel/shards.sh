@@ -17,6 +17,7 @@ GEN=$2
 FIX=$3
 QUICK=0
 [ "${4:-}" = quick ] && QUICK=1
+. "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 printf '%s\n' \
@@ -37,14 +38,10 @@ summed=0
 # the budget's shares too small for a tracker; one: a single tracker, not
 # tried; any: sum or refused), rest the options
 cmp_run() {
-	cap=$1 j=$2 c=$3 want=$4
+	want=$4
+	cap=$1 j=$2 c=$3
 	shift 4
-	"$G" -j 1 -r "$cap" "$@" >"$T/one.out" 2>"$T/one.err"
-	echo $? >"$T/one.rc"
-	GBPDUMP_CHUNK_BYTES=$c GBPDUMP_JOBS_DEBUG=1 "$G" -j "$j" -r "$cap" "$@" \
-		>"$T/par.out" 2>"$T/par.dbg"
-	echo $? >"$T/par.rc"
-	n=$((n + 1))
+	par_run "$cap" "$j" "$c" "$@"
 	said=one
 	if grep -q "^gbpdump: -j $j: a tracker per thread: no room, one tracker$" \
 		"$T/par.dbg"; then
@@ -62,14 +59,7 @@ cmp_run() {
 		echo "FAIL: $cap -j $j stripes $c $*: expected '$want', the run went '$said'"
 		fail=1
 	fi
-	grep -v "^gbpdump: -j $j:" "$T/par.dbg" >"$T/par.err"
-	for k in out err rc; do
-		if ! cmp -s "$T/one.$k" "$T/par.$k"; then
-			echo "FAIL: $cap -j $j stripes $c $*: $k differs from -j 1"
-			diff "$T/one.$k" "$T/par.$k" | head -5
-			fail=1
-		fi
-	done
+	par_same "$cap -j $j stripes $c $*"
 }
 if [ $QUICK = 1 ]; then
 	chunks="700 65536"

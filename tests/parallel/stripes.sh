@@ -15,6 +15,7 @@ GEN=$2
 FIX=$3
 STEP=1
 [ "${4:-}" = quick ] && STEP=7
+. "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # sizes from 60 to about 1,500 bytes, a few VNIs and groups
@@ -25,26 +26,13 @@ fail=0
 n=0
 # one comparison: $1 capture, $2 -j, $3 stripe bytes, rest the options
 cmp_run() {
-	cap=$1 j=$2 c=$3
+	par_run "$@"
 	shift 3
-	"$G" -j 1 -r "$cap" "$@" >"$T/one.out" 2>"$T/one.err"
-	echo $? >"$T/one.rc"
-	GBPDUMP_CHUNK_BYTES=$c GBPDUMP_JOBS_DEBUG=1 "$G" -j "$j" -r "$cap" "$@" \
-		>"$T/par.out" 2>"$T/par.dbg"
-	echo $? >"$T/par.rc"
-	n=$((n + 1))
 	if ! grep -q "^gbpdump: -j $j: read in stripes of $c bytes$" "$T/par.dbg"; then
 		echo "FAIL: $cap -j $j stripes $c $*: not read in stripes"
 		fail=1
 	fi
-	grep -v "^gbpdump: -j $j:" "$T/par.dbg" >"$T/par.err"
-	for k in out err rc; do
-		if ! cmp -s "$T/one.$k" "$T/par.$k"; then
-			echo "FAIL: $cap -j $j stripes $c $*: $k differs from -j 1"
-			diff "$T/one.$k" "$T/par.$k" | head -5
-			fail=1
-		fi
-	done
+	par_same "$cap -j $j stripes $c $*"
 }
 for cap in "$T/g.pcap" "$FIX/big-tcp.pcap" "$FIX/tunnels.pcap"; do
 	for c in 1 61 700 4096 65536; do

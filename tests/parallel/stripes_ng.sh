@@ -26,6 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 STEP=1
 SIZES="1 61 700 4096 65536"
 [ "${4:-}" = quick ] && STEP=7 && SIZES="1 700 65536"
+. "$here/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
@@ -38,27 +39,14 @@ fail=0
 n=0
 # one comparison: $1 capture, $2 -j, $3 stripe bytes, rest the options
 cmp_run() {
-	cap=$1 j=$2 c=$3
+	par_run "$@"
 	shift 3
-	"$G" -j 1 -r "$cap" "$@" >"$T/one.out" 2>"$T/one.err"
-	echo $? >"$T/one.rc"
-	GBPDUMP_CHUNK_BYTES=$c GBPDUMP_JOBS_DEBUG=1 "$G" -j "$j" -r "$cap" "$@" \
-		>"$T/par.out" 2>"$T/par.dbg"
-	echo $? >"$T/par.rc"
-	n=$((n + 1))
 	if [ "$(cat "$T/one.rc")" != 2 ] &&
 		! grep -q "^gbpdump: -j $j: read in stripes of $c bytes$" "$T/par.dbg"; then
 		echo "FAIL: $cap -j $j stripes $c $*: not read in stripes"
 		fail=1
 	fi
-	grep -v "^gbpdump: -j $j:" "$T/par.dbg" >"$T/par.err"
-	for k in out err rc; do
-		if ! cmp -s "$T/one.$k" "$T/par.$k"; then
-			echo "FAIL: $cap -j $j stripes $c $*: $k differs from -j 1"
-			diff "$T/one.$k" "$T/par.$k" | head -5
-			fail=1
-		fi
-	done
+	par_same "$cap -j $j stripes $c $*"
 }
 for cap in "$T"/ng/*.pcapng; do
 	for c in $SIZES; do
