@@ -21,16 +21,35 @@ static const char *lvl_name(int l)
 	return l == CHECK_MUST ? "MUST" : l == CHECK_SHOULD ? "SHOULD" : "INFO";
 }
 
-static void put_addr(struct gd_out *o, unsigned family, const uint8_t *a)
+/* An address as a JSON string: a MAC (family 0), IPv4 or IPv6, the text of
+ * vxgbp_mac_format()/vxgbp_addr_format() (tests/out checks lw_addr's against
+ * it).  At most GD_ADDR_MAX + 2 bytes. */
+static char *lw_jaddr(char *p, unsigned family, const uint8_t *a)
 {
-	char buf[64];
-
-	if (family == 0)
-		vxgbp_mac_format(buf, sizeof(buf), a);
-	else
-		vxgbp_addr_format(buf, sizeof(buf), a, family == 6 ? 16 : 4);
-	out_json_str(o, buf);
+	p = lw_c(p, '"');
+	p = family == 0 ? lw_mac(p, a) : lw_addr(p, a, family == 6 ? 16 : 4);
+	return lw_c(p, '"');
 }
+
+/* %d: at most 11 bytes */
+static char *lw_i32(char *p, int v)
+{
+	if (v < 0)
+		return lw_u32(lw_c(p, '-'), 0u - (uint32_t)v);
+	return lw_u32(p, (uint32_t)v);
+}
+
+/* %016llx */
+static char *lw_hex64(char *p, uint64_t v)
+{
+	return lw_hexw(lw_hexw(p, (uint32_t)(v >> 32), 8), (uint32_t)v, 8);
+}
+
+/* The most one row of a table writes: its literal text and every field at
+ * its longest (u64 20, u32 10, int 11, an address GD_ADDR_MAX + 2): a flow
+ * row 415. */
+#define ROW_MAX 512
+_Static_assert(ROW_MAX <= GD_RESERVE_MAX, "a row is one reservation");
 
 static void write_opts(const struct msum_opts *p, struct gd_out *o)
 {
@@ -52,57 +71,88 @@ static void write_opts(const struct msum_opts *p, struct gd_out *o)
 	out_printf(o, ",\"vni\":%lld,\"gbp\":%lld}", (long long)p->vni, (long long)p->gbp);
 }
 
+/* The tables are written a row at a time through the line writer (out.h):
+ * with printf a diverse capture's summary cost more than its whole run. */
 static void write_counts(struct gd_out *o, const char *name,
 			 const struct vxgbp_track_count *c, size_t n)
 {
-	out_printf(o, ",\"%s\":[", name);
-	for (size_t i = 0; i < n; i++)
-		out_printf(o, "%s{\"key\":%u,\"frames\":%llu,\"bytes\":%llu}", i ? "," : "", c[i].key,
-			   (unsigned long long)c[i].frames, (unsigned long long)c[i].bytes);
+	out_str(o, ",\"");
+	out_str(o, name);
+	out_str(o, "\":[");
+	for (size_t i = 0; i < n; i++) {
+		char *p = out_reserve(o, ROW_MAX);
+
+		p = LW_LIT(i ? lw_c(p, ',') : p, "{\"key\":");
+		p = LW_LIT(lw_u32(p, c[i].key), ",\"frames\":");
+		p = LW_LIT(lw_u64(p, c[i].frames), ",\"bytes\":");
+		out_commit(o, lw_c(lw_u64(p, c[i].bytes), '}'));
+	}
 	out_putc(o, ']');
+}
+
+static void write_pair(struct gd_out *o, const struct vxgbp_track_entry *e, int comma)
+{
+	char *p = out_reserve(o, ROW_MAX);
+
+	p = LW_LIT(comma ? lw_c(p, ',') : p, "{\"src\":");
+	p = LW_LIT(lw_u32(p, e->src_group), ",\"vni\":");
+	p = LW_LIT(lw_u32(p, e->vni), ",\"family\":");
+	p = LW_LIT(lw_u32(p, e->family), ",\"dst\":");
+	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"frames\":");
+	p = LW_LIT(lw_u64(p, e->frames), ",\"bytes\":");
+	out_commit(o, lw_c(lw_u64(p, e->bytes), '}'));
+}
+
+static void write_ep(struct gd_out *o, const struct vxgbp_track_entry *e, int comma)
+{
+	char *p = out_reserve(o, ROW_MAX);
+
+	p = LW_LIT(comma ? lw_c(p, ',') : p, "{\"vni\":");
+	p = LW_LIT(lw_u32(p, e->vni), ",\"family\":");
+	p = LW_LIT(lw_u32(p, e->family), ",\"addr\":");
+	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"learned\":");
+	p = LW_LIT(lw_u32(p, e->learned), ",\"first\":");
+	p = LW_LIT(lw_u64(p, e->first_frame), ",\"first_group\":");
+	p = LW_LIT(lw_u32(p, e->first_group), ",\"first_off\":");
+	p = LW_LIT(lw_i32(p, e->first_off), ",\"last\":");
+	p = LW_LIT(lw_u64(p, e->last_frame), ",\"last_group\":");
+	p = LW_LIT(lw_u32(p, e->last_group), ",\"last_flags\":");
+	out_commit(o, lw_c(lw_u32(p, e->last_flags), '}'));
+}
+
+static void write_flow(struct gd_out *o, const struct vxgbp_track_entry *e, int comma)
+{
+	char *p = out_reserve(o, ROW_MAX);
+
+	p = LW_LIT(comma ? lw_c(p, ',') : p, "{\"vni\":");
+	p = LW_LIT(lw_u32(p, e->vni), ",\"version\":");
+	p = LW_LIT(lw_u32(p, e->family), ",\"proto\":");
+	p = LW_LIT(lw_u32(p, e->proto), ",\"src\":");
+	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"sport\":");
+	p = LW_LIT(lw_u32(p, e->sport), ",\"dst\":");
+	p = LW_LIT(lw_jaddr(p, e->family, e->addr2), ",\"dport\":");
+	p = LW_LIT(lw_u32(p, e->dport), ",\"first\":");
+	p = LW_LIT(lw_u64(p, e->first_frame), ",\"first_group\":");
+	p = LW_LIT(lw_u32(p, e->first_group), ",\"first_off\":");
+	p = LW_LIT(lw_i32(p, e->first_off), ",\"last\":");
+	p = LW_LIT(lw_u64(p, e->last_frame), ",\"last_group\":");
+	p = LW_LIT(lw_u32(p, e->last_group), ",\"last_flags\":");
+	p = LW_LIT(lw_u32(p, e->last_flags), ",\"first_sport\":");
+	p = LW_LIT(lw_u32(p, e->first_sport), ",\"first_dport\":");
+	out_commit(o, lw_c(lw_u32(p, e->first_dport), '}'));
 }
 
 static void write_keys(const struct msum *m, struct gd_out *o)
 {
 	out_str(o, ",\"pairs\":[");
-	for (size_t i = 0; i < m->npairs; i++) {
-		const struct vxgbp_track_entry *e = &m->pairs[i];
-
-		out_printf(o, "%s{\"src\":%u,\"vni\":%u,\"family\":%u,\"dst\":", i ? "," : "",
-			   e->src_group, e->vni, e->family);
-		put_addr(o, e->family, e->addr);
-		out_printf(o, ",\"frames\":%llu,\"bytes\":%llu}", (unsigned long long)e->frames,
-			   (unsigned long long)e->bytes);
-	}
+	for (size_t i = 0; i < m->npairs; i++)
+		write_pair(o, &m->pairs[i], i != 0);
 	out_str(o, "],\"endpoints\":[");
-	for (size_t i = 0; i < m->neps; i++) {
-		const struct vxgbp_track_entry *e = &m->eps[i];
-
-		out_printf(o, "%s{\"vni\":%u,\"family\":%u,\"addr\":", i ? "," : "", e->vni,
-			   e->family);
-		put_addr(o, e->family, e->addr);
-		out_printf(o, ",\"learned\":%u,\"first\":%llu,\"first_group\":%u,"
-			   "\"first_off\":%d,\"last\":%llu,\"last_group\":%u,\"last_flags\":%u}",
-			   e->learned,
-			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
-			   (unsigned long long)e->last_frame, e->last_group, e->last_flags);
-	}
+	for (size_t i = 0; i < m->neps; i++)
+		write_ep(o, &m->eps[i], i != 0);
 	out_str(o, "],\"flows\":[");
-	for (size_t i = 0; i < m->nflows; i++) {
-		const struct vxgbp_track_entry *e = &m->flows[i];
-
-		out_printf(o, "%s{\"vni\":%u,\"version\":%u,\"proto\":%u,\"src\":", i ? "," : "",
-			   e->vni, e->family, e->proto);
-		put_addr(o, e->family, e->addr);
-		out_printf(o, ",\"sport\":%u,\"dst\":", e->sport);
-		put_addr(o, e->family, e->addr2);
-		out_printf(o, ",\"dport\":%u,\"first\":%llu,\"first_group\":%u,\"first_off\":%d,"
-			   "\"last\":%llu,\"last_group\":%u,\"last_flags\":%u,\"first_sport\":%u,"
-			   "\"first_dport\":%u}", e->dport,
-			   (unsigned long long)e->first_frame, e->first_group, e->first_off,
-			   (unsigned long long)e->last_frame, e->last_group, e->last_flags,
-			   e->first_sport, e->first_dport);
-	}
+	for (size_t i = 0; i < m->nflows; i++)
+		write_flow(o, &m->flows[i], i != 0);
 	out_putc(o, ']');
 }
 
@@ -111,14 +161,21 @@ static void write_cache(const struct msum *m, struct gd_out *o, int first)
 	const struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
 	int k = 0;
 
-	out_printf(o, ",\"%s\":[", first ? "cache_first" : "cache_last");
+	out_str(o, first ? ",\"cache_first\":[" : ",\"cache_last\":[");
 	for (size_t i = 0; i < m->ncache; i++) {
+		char *p;
+
 		if (!c[i].frame)
 			continue;
-		out_printf(o, "%s{\"slot\":%u,\"hash\":\"%016llx\",\"len\":%u,\"frame\":%llu,"
-			   "\"flags\":%u,\"group\":%u,\"off\":%d}", k++ ? "," : "", c[i].slot,
-			   (unsigned long long)c[i].hash, c[i].len, (unsigned long long)c[i].frame,
-			   c[i].flags, c[i].group, c[i].off);
+		p = out_reserve(o, ROW_MAX);
+		p = LW_LIT(k++ ? lw_c(p, ',') : p, "{\"slot\":");
+		p = LW_LIT(lw_u32(p, c[i].slot), ",\"hash\":\"");
+		p = LW_LIT(lw_hex64(p, c[i].hash), "\",\"len\":");
+		p = LW_LIT(lw_u32(p, c[i].len), ",\"frame\":");
+		p = LW_LIT(lw_u64(p, c[i].frame), ",\"flags\":");
+		p = LW_LIT(lw_u32(p, c[i].flags), ",\"group\":");
+		p = LW_LIT(lw_u32(p, c[i].group), ",\"off\":");
+		out_commit(o, lw_c(lw_i32(p, c[i].off), '}'));
 	}
 	out_putc(o, ']');
 }
