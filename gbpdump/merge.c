@@ -86,9 +86,117 @@ static int find_cmp(const void *a, const void *b)
 	return x->level != y->level ? (x->level < y->level ? -1 : 1) : u_cmp(x->rule, y->rule);
 }
 
+/*
+ * The tracker's tables come out in hash order; a diverse capture has tens
+ * of thousands of pairs and endpoints, and qsort through an indirect
+ * compare cost more than the rest of the summary.  So each pair or
+ * endpoint gets a key of three words that sorts, word by word unsigned,
+ * as pair_cmp or ep_cmp does (the address as big-endian words: memcmp's
+ * order), and the keys are merge-sorted with the compare inline.  Flows
+ * (--check only, fewer) keep qsort.
+ */
+struct skey {
+	uint64_t w0, w1, w2; /* group, VNI, family; the address */
+	uint64_t i;          /* the entry's place before sorting */
+};
+
+static uint64_t be_word(const uint8_t *a)
+{
+	uint64_t v = 0;
+
+	for (int k = 0; k < 8; k++)
+		v = v << 8 | a[k];
+	return v;
+}
+
+_Static_assert(VXGBP_GROUP_NONE < (1u << 24) && VXGBP_VNI_MAX < (1u << 24),
+	       "skey_of: group, VNI and family in one word, in that order");
+
+/* ep_cmp's order: vni, family, addr; pair_cmp's: src_group first */
+static void skey_of(struct skey *k, const struct vxgbp_track_entry *e, int pair, size_t i)
+{
+	k->w0 = (pair ? (uint64_t)e->src_group << 40 : 0) | (uint64_t)e->vni << 8 | e->family;
+	k->w1 = be_word(e->addr);
+	k->w2 = be_word(e->addr + 8);
+	k->i = i;
+}
+
+static inline int skey_le(const struct skey *x, const struct skey *y)
+{
+	if (x->w0 != y->w0)
+		return x->w0 < y->w0;
+	if (x->w1 != y->w1)
+		return x->w1 < y->w1;
+	return x->w2 <= y->w2;
+}
+
+/* Sort a[0, n) through tmp (n keys): top-down merge sort, insertion sort
+ * below 16. */
+static void skey_sort(struct skey *a, struct skey *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, o = 0;
+
+	if (n < 16) {
+		for (size_t x = 1; x < n; x++) {
+			struct skey v = a[x];
+			size_t y = x;
+
+			for (; y > 0 && !skey_le(&a[y - 1], &v); y--)
+				a[y] = a[y - 1];
+			a[y] = v;
+		}
+		return;
+	}
+	skey_sort(a, tmp, h);
+	skey_sort(a + h, tmp, n - h);
+	if (skey_le(&a[h - 1], &a[h]))
+		return;
+	while (i < h && j < n) {
+		const struct skey *s = skey_le(&a[i], &a[j]) ? &a[i++] : &a[j++];
+
+		tmp[o++] = *s;
+	}
+	while (i < h)
+		tmp[o++] = a[i++];
+	/* what is left of a[h, n) is already in place */
+	for (size_t x = 0; x < o; x++)
+		a[x] = tmp[x];
+}
+
+/* Sort the n entries of *v as cmp orders them (keys unique: a table's);
+ * 0, or -1 (memory). */
+static int entries_sort(struct vxgbp_track_entry **v, size_t n,
+			int (*cmp)(const void *, const void *))
+{
+	struct skey *k;
+	struct vxgbp_track_entry *out;
+
+	if (cmp == flow_cmp) {
+		qsort(*v, n, sizeof(**v), cmp);
+		return 0;
+	}
+	k = malloc(2 * n * sizeof(*k));
+	out = malloc(n * sizeof(*out));
+	if (!k || !out) {
+		free(k);
+		free(out);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		skey_of(&k[i], &(*v)[i], cmp == pair_cmp, i);
+	skey_sort(k, k + n, n);
+	for (size_t i = 0; i < n; i++)
+		out[i] = (*v)[k[i].i];
+	free(k);
+	free(*v);
+	*v = out;
+	return 0;
+}
+
 /* ---- from a run ---- */
 
-/* Every entry of kind into *out (sorted by cmp): 0, or -1 (memory). */
+/* Every entry of kind into *out (sorted by cmp: ep_cmp, pair_cmp or
+ * flow_cmp): 0, or -1 (memory). */
 static int entries(const struct vxgbp_track *t, enum vxgbp_track_kind kind,
 		   struct vxgbp_track_entry **out, size_t *n,
 		   int (*cmp)(const void *, const void *))
@@ -108,9 +216,9 @@ static int entries(const struct vxgbp_track *t, enum vxgbp_track_kind kind,
 		}
 		(*out)[(*n)++] = e;
 	}
-	if (*n)
-		qsort(*out, *n, sizeof(**out), cmp);
-	return rc < 0 ? -1 : 0;
+	if (rc < 0 || (*n > 1 && entries_sort(out, *n, cmp) < 0))
+		return -1;
+	return 0;
 }
 
 static int counts_from(const struct vxgbp_track *t, struct msum *m)
