@@ -21,11 +21,10 @@ static size_t layout(struct trk_state *st, unsigned what)
 
 	if (what & VXGBP_TRACK_MATRIX) {
 		if (st) {
-			st->g_frames = (uint64_t *)(void *)(base + off);
-			st->g_bytes = st->g_frames + TRK_NGROUPS;
-			st->seen = (uint32_t *)(void *)(st->g_bytes + TRK_NGROUPS);
+			st->gc = (struct trk_gcount *)(void *)(base + off);
+			st->seen = (uint32_t *)(void *)(st->gc + TRK_NGROUPS);
 		}
-		off += ROUND64(TRK_NGROUPS * (2 * sizeof(uint64_t) + sizeof(uint32_t)));
+		off += ROUND64(TRK_NGROUPS * (sizeof(struct trk_gcount) + sizeof(uint32_t)));
 	}
 	if (what & VXGBP_TRACK_RULES) {
 		if (st)

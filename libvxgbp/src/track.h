@@ -77,11 +77,13 @@ struct trk_slot {
 _Static_assert(sizeof(struct trk_slot) == 64, "trk_slot: one cache line");
 
 struct trk_tab {
-	struct trk_slot *s;    /* cap slots, 64-byte aligned, inside raw */
-	struct trk_slot *end;  /* s + cap: where a probe wraps (the matrix's) */
+	struct trk_slot *s;    /* cap slots, 64-byte aligned, inside raw; with
+	                          no slots yet, vxgbpi_slot_none */
+	struct trk_slot *end;  /* s + cap (+ 1 with none): where a probe wraps */
 	void *raw;             /* as allocated, raw_size bytes */
 	size_t raw_size;
 	size_t cap, n;
+	size_t mask;           /* cap - 1; 0 with no slots */
 	struct trk_slot *last; /* the slot the previous look-up found */
 	uint64_t dropped;      /* new keys that found no room */
 	unsigned nw;           /* key words: TRK_KEY4 or TRK_KEY6 */
@@ -234,6 +236,12 @@ static inline struct trk_slot *trk_tab_put(struct trk_mem *m, struct trk_tab *t,
 	return t->last = end;
 }
 
+/* What an empty table's s points at: one free slot, never written (an
+ * insertion into a table without slots grows it first), so the matrix's
+ * per-frame path finds a first slot without asking whether there are
+ * slots.  Shared by every tracker, read only. */
+extern struct trk_slot vxgbpi_slot_none[1];
+
 void vxgbpi_tab_init(struct trk_tab *t, unsigned nw);
 void vxgbpi_tab_free(struct trk_mem *m, struct trk_tab *t);
 
@@ -246,8 +254,7 @@ void vxgbpi_tab_free(struct trk_mem *m, struct trk_tab *t);
 /* Ask for the slot a key hashes to (the one-frame pipeline, track_matrix.c). */
 static inline void trk_tab_prefetch(const struct trk_tab *t, uint64_t h)
 {
-	if (t->cap)
-		TRK_PREFETCH_W(&t->s[h & (t->cap - 1)]);
+	TRK_PREFETCH_W(&t->s[h & t->mask]);
 }
 
 /* In-place heapsort (no allocation; qsort may allocate). */
@@ -293,19 +300,26 @@ struct trk_dfirst {
 
 /* A frame's matrix updates (track_matrix.c).  The keys: VNI {vni, 0, 0,
  * 0}, pair {vni | g << 32, fam, d[0], d[1]}, source endpoint {vni, fam,
- * a[0], a[1]}; each with its hash and the slot its probe starts on (NULL:
- * the table had no slots), valid while the tables do not change. */
+ * a[0], a[1]}; each with its hash and the slot its probe starts on
+ * (vxgbpi_slot_none: the table had no slots), valid while the tables do
+ * not change. */
 struct trk_pend {
 	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
 	uint32_t g;        /* the frame's group, or VXGBP_GROUP_NONE */
-	uint32_t wirelen;
 	uint64_t frame;
+	uint32_t wirelen;  /* apart from g: side by side, GCC stored the two
+	                      as one vector, built in four instructions */
 	uint64_t vni, fam, d[2], a[2];
 	uint64_t h_vni, h_pair, h_ep;
 	struct trk_slot *s_vni, *s_pair, *s_ep;
 };
 
 #define TRK_NGROUPS (VXGBP_GROUP_NONE + 1)
+
+/* A group's counters, side by side: a frame touches one cache line. */
+struct trk_gcount {
+	uint64_t frames, bytes;
+};
 
 /* A bidirectional flow (track_flows.c), by the sides of its key: side 0
  * is the endpoint whose (address, port) sorts first. */
@@ -329,14 +343,15 @@ struct trk_state {
 	size_t size;               /* of this allocation */
 	unsigned what;             /* VXGBP_TRACK_* */
 	int pipeline;              /* MATRIX alone: updates wait one frame */
-	uint64_t frames, bytes, vxlan, gbp, other, unparsed;
+	/* the run's counters, each frame's pair apart: side by side, GCC
+	 * adds a pair as one vector (six instructions where three do) */
+	uint64_t frames, vxlan, other, bytes, gbp, unparsed;
 	struct trk_tab eps;        /* endpoints (RULES and MATRIX) */
 	struct trk_tab flows;      /* RULES */
 	struct trk_tab pairs, vnis;/* MATRIX */
 	uint64_t dropped_pair_bytes;
 	struct trk_pend pend;      /* MATRIX alone: the pipeline's waiting frame */
-	uint64_t *g_frames;        /* [TRK_NGROUPS] */
-	uint64_t *g_bytes;         /* [TRK_NGROUPS] */
+	struct trk_gcount *gc;     /* [TRK_NGROUPS] */
 	uint32_t *seen;            /* groups with frames, as first seen */
 	uint32_t nseen;
 	struct trk_dup *dup;       /* [TRK_DUP_SLOTS] */

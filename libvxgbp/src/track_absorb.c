@@ -112,10 +112,10 @@ static void add_groups(struct trk_state *dst, const struct trk_state *src)
 	for (uint32_t i = 0; i < src->nseen; i++) {
 		uint32_t g = src->seen[i];
 
-		if (!dst->g_frames[g])
+		if (!dst->gc[g].frames)
 			dst->seen[dst->nseen++] = g;
-		dst->g_frames[g] += src->g_frames[g];
-		dst->g_bytes[g] += src->g_bytes[g];
+		dst->gc[g].frames += src->gc[g].frames;
+		dst->gc[g].bytes += src->gc[g].bytes;
 	}
 }
 

@@ -31,15 +31,13 @@
 #define MAT_INLINE static inline
 #endif
 
-/* The first slot key hash h probes in t (NULL: no slots yet), asked for
- * when pf: with many flows it misses every cache. */
+/* The first slot key hash h probes in t (a table without slots yet gives
+ * vxgbpi_slot_none, free), asked for when pf: with many flows it misses
+ * every cache. */
 MAT_INLINE struct trk_slot *first_slot(const struct trk_tab *t, uint64_t h, int pf)
 {
-	struct trk_slot *s;
+	struct trk_slot *s = &t->s[h & t->mask];
 
-	if (!t->cap)
-		return NULL;
-	s = &t->s[h & (t->cap - 1)];
 	if (pf)
 		TRK_PREFETCH_W(s);
 	return s;
@@ -68,10 +66,8 @@ MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struc
 	q->vni = vni;
 	q->h_vni = trk_hash4(vni, 0, 0, 0);
 	q->s_vni = first_slot(&st->vnis, q->h_vni, pf);
-	if (pf) {
-		TRK_PREFETCH_W(&st->g_frames[g]);
-		TRK_PREFETCH_W(&st->g_bytes[g]);
-	}
+	if (pf)
+		TRK_PREFETCH_W(&st->gc[g]);
 	if (!(p->have & VXGBP_HAVE_INNER_L2)) {
 		q->n = 1;
 		return;
@@ -121,22 +117,21 @@ MAT_INLINE struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, struct
 				    uint64_t k0, uint64_t k1, uint64_t k2, uint64_t k3, uint64_t h,
 				    int one)
 {
-	if (s) {
-		for (; s->k[0]; s = s + 1 == t->end ? t->s : s + 1)
-			if (s->k[0] == k0 &&
-			    (one || ((s->k[1] ^ k1) | (s->k[2] ^ k2) | (s->k[3] ^ k3)) == 0))
-				return s;
-		if ((t->n + 1) * 4 <= t->cap * 3) {
-			s->k[0] = k0;
-			if (!one) {
-				s->k[1] = k1;
-				s->k[2] = k2;
-				s->k[3] = k3;
-			}
-			s->k[TRK_KEY4] = h; /* for tab_grow */
-			t->n++;
+	for (; s->k[0]; s = s + 1 == t->end ? t->s : s + 1)
+		if (s->k[0] == k0 &&
+		    (one || ((s->k[1] ^ k1) | (s->k[2] ^ k2) | (s->k[3] ^ k3)) == 0))
 			return s;
+	/* a table without slots (s is vxgbpi_slot_none) fails this: it grows */
+	if ((t->n + 1) * 4 <= t->cap * 3) {
+		s->k[0] = k0;
+		if (!one) {
+			s->k[1] = k1;
+			s->k[2] = k2;
+			s->k[3] = k3;
 		}
+		s->k[TRK_KEY4] = h; /* for tab_grow */
+		t->n++;
+		return s;
 	}
 	{
 		const uint64_t k[TRK_KEY4] = { k0, k1, k2, k3 };
@@ -157,9 +152,9 @@ MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 	if (!n)
 		return 0;
 	q->n = 0;
-	if (!st->g_frames[g]++)
+	if (!st->gc[g].frames++)
 		st->seen[st->nseen++] = g;
-	st->g_bytes[g] += wl;
+	st->gc[g].bytes += wl;
 	if ((s = mat_get(&st->mem, &st->vnis, q->s_vni, vni, 0, 0, 0, q->h_vni, 1))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += wl;
@@ -203,8 +198,13 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, ui
  * applied first, then this frame's keys hashed and their slots prefetched:
  * they wait for the next call (or a reading function), so the cache misses
  * overlap the caller's parse of the next frame.  Not inlined: the frames
- * that are not VXLAN would save its registers too. */
-#if defined(__GNUC__)
+ * that are not VXLAN would save its registers too.  GCC's straight-line
+ * vectoriser is off here: it built each pair and endpoint key in two
+ * vector registers (six instructions a key, every frame) for the stores
+ * of the insertion path, which most frames never take. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline, optimize("no-tree-slp-vectorize")))
+#elif defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
@@ -346,8 +346,8 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 		return VXGBP_E_NOSPACE;
 	for (uint32_t i = 0; i < st->nseen; i++) {
 		out[i].key = st->seen[i];
-		out[i].frames = st->g_frames[st->seen[i]];
-		out[i].bytes = st->g_bytes[st->seen[i]];
+		out[i].frames = st->gc[st->seen[i]].frames;
+		out[i].bytes = st->gc[st->seen[i]].bytes;
 	}
 	count_sort(st, out, st->nseen);
 	return (int)st->nseen;
@@ -359,16 +359,13 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
  * instructions a pair, a third of a diverse capture's matrix reading). */
 static inline uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
 {
-	const struct trk_tab *t = &st->eps;
+	const struct trk_slot *base = st->eps.s, *end = st->eps.end, *es;
 	uint64_t k0 = TRK_USED | (ps->k[0] & VXGBP_VNI_MAX), k1 = ps->k[1], k2 = ps->k[2],
 		 k3 = ps->k[3];
-	size_t mask = t->cap - 1, i;
 
-	if (!t->cap)
-		return VXGBP_GROUP_UNKNOWN;
-	for (i = trk_hash4(k0, k1, k2, k3) & mask; t->s[i].k[0]; i = (i + 1) & mask) {
-		const struct trk_slot *es = &t->s[i];
-
+	/* no slots: vxgbpi_slot_none, free, ends the probe */
+	for (es = &base[trk_hash4(k0, k1, k2, k3) & st->eps.mask]; es->k[0];
+	     es = es + 1 == end ? base : es + 1) {
 		if (es->k[0] == k0 && ((es->k[1] ^ k1) | (es->k[2] ^ k2) | (es->k[3] ^ k3)) == 0)
 			return es->v.ep.mgroup & TRK_LEARNED ? es->v.ep.mgroup & ~TRK_LEARNED
 							     : VXGBP_GROUP_UNKNOWN;

@@ -31,9 +31,13 @@ void vxgbpi_mem_put(struct trk_mem *m, void *ptr, size_t size)
 	m->held -= size;
 }
 
+_Alignas(64) struct trk_slot vxgbpi_slot_none[1];
+
 void vxgbpi_tab_init(struct trk_tab *t, unsigned nw)
 {
 	memset(t, 0, sizeof(*t));
+	t->s = vxgbpi_slot_none;
+	t->end = vxgbpi_slot_none + 1;
 	t->nw = nw;
 }
 
@@ -53,6 +57,17 @@ static size_t free_slot(const struct trk_slot *s, size_t cap, uint64_t h)
 	return i;
 }
 
+/* The n slots at o into the empty table ns of cap slots, 4-word keys:
+ * their hash is in the slot (a loop of its own: the matrix's tables move
+ * some 120,000 keys on the diverse capture, and with the key width asked
+ * per key each move cost 2 instructions more). */
+static void move4(struct trk_slot *ns, size_t cap, const struct trk_slot *o, size_t n)
+{
+	for (const struct trk_slot *e = o + n; o < e; o++)
+		if (o->k[0])
+			ns[free_slot(ns, cap, o->k[TRK_KEY4])] = *o;
+}
+
 /* Double t (TRK_TAB_MIN slots when empty).  0, or -1: it keeps its size. */
 static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 {
@@ -67,19 +82,22 @@ static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 	if (!(raw = vxgbpi_mem_get(m, size)))
 		return -1;
 	ns = (struct trk_slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-	for (size_t j = 0; j < t->cap; j++) {
-		const struct trk_slot *o = &t->s[j];
+	if (t->nw == TRK_KEY4)
+		move4(ns, ncap, t->s, t->cap);
+	else
+		for (size_t j = 0; j < t->cap; j++) {
+			const struct trk_slot *o = &t->s[j];
 
-		if (o->k[0])
-			ns[free_slot(ns, ncap, t->nw == TRK_KEY4 ? o->k[TRK_KEY4]
-					       : trk_hash(o->k, t->nw))] = *o;
-	}
+			if (o->k[0])
+				ns[free_slot(ns, ncap, trk_hash(o->k, t->nw))] = *o;
+		}
 	vxgbpi_mem_put(m, t->raw, t->raw_size);
 	t->raw = raw;
 	t->raw_size = size;
 	t->s = ns;
 	t->end = ns + ncap;
 	t->cap = ncap;
+	t->mask = ncap - 1;
 	t->last = NULL;
 	return 0;
 }
