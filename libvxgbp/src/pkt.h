@@ -195,9 +195,10 @@ static inline void vxgbpi_vxlan_findings(struct vxgbp_pkt *p, int gpe_port)
  * 0, with p untouched, otherwise. */
 int vxgbpi_parse_fast(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 		      size_t wirelen, const struct vxgbp_parse_opts *o);
-/* VXGBP_PARSE_SUMMARY on an Ethernet frame (wirelen >= caplen): the
- * summary's fields of a frame of the one-pass shapes, else the full parse
- * (vxgbpi_parse_walk); vxgbp_pkt_parse's return (pkt_fast.c). */
+/* VXGBP_PARSE_SUMMARY on an Ethernet frame, any buffer vxgbp_pkt_parse()
+ * is given: the summary's fields of a frame of the one-pass shapes, else
+ * the full parse (vxgbpi_parse_walk); vxgbp_pkt_parse's return
+ * (pkt_fast.c). */
 int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 			 size_t wirelen, const struct vxgbp_parse_opts *o);
 /* vxgbp_pkt_parse() without the summary's path (pkt_walk.c); fast 0: not

@@ -468,92 +468,168 @@ VXC_INLINE void summary_vxlan(struct vxgbp_pkt *p, const uint8_t *frame, size_t 
 	l3->arp_tpa = NULL;
 }
 
-/* Where the layers of the commonest shape start: Ethernet without a tag,
- * IPv4 without options, UDP, VXLAN, inner Ethernet, IPv4 without options,
- * the inner L4 header. */
-#define CS_IP 14u
-#define CS_UDP 34u
-#define CS_VX 42u
-#define CS_IIP 64u
-#define CS_IL4 (CS_VX + IN_L4)
-
-/* Inner L4 of the commonest shape, end the bytes the parse may read: the
- * header whole and (UDP) a length that fits the inner IPv4 total length
- * itot, as fast_inner() wants.  0 also for inner UDP that fast_inner()
- * would look at twice (a VXLAN or GPE port, ports added): the general
- * summary decides those. */
-VXC_INLINE int common_l4(const uint8_t *frame, size_t end, size_t itot, uint8_t iproto,
-			 const struct vxgbp_parse_opts *o)
+/* A summary of a frame that is not VXLAN (SH_PLAIN): the outer layers. */
+VXC_INLINE int summary_plain_l4(struct vxgbp_pkt *p, size_t caplen, size_t wirelen)
 {
-	const uint8_t *l4 = frame + CS_IL4;
-	uint16_t d;
-
-	if (iproto == IPPROTO_TCP_) /* the data offset's byte is inside 20 */
-		return end >= CS_IL4 + 20 && l4[12] >> 4 >= 5 &&
-		       end >= CS_IL4 + (size_t)(l4[12] >> 4) * 4;
-	if (iproto == IPPROTO_ICMP_)
-		return end >= CS_IL4 + 4;
-	if (iproto != IPPROTO_UDP_ || end < CS_IL4 + 8)
-		return 0;
-	d = vxc_be16(l4 + 2);
-	if (d == VXGBP_PORT_IANA || d == VXGBP_PORT_LINUX || d == VXGBP_PORT_GPE || o->n_ports)
-		return 0;
-	return vxc_be16(l4 + 4) >= 8 && 20 + (size_t)vxc_be16(l4 + 4) <= itot;
-}
-
-/* The commonest frame of a VXLAN capture, read at fixed offsets with one
- * bounds check: what fast_outer() and fast_inner() accept for this one
- * shape, to a default VXLAN port (stricter is allowed: 0 only sends the
- * frame on to the general summary, nothing written).  Each check says
- * which of theirs it stands for.  The general summary went through five
- * cursors, the tag, IPv6 and ARP tests and a port-list call for these. */
-VXC_INLINE int summary_common(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
-			      size_t wirelen, const struct vxgbp_parse_opts *o)
-{
-	size_t tot, ulen, itot, end;
-	uint16_t dport;
-
-	/* fast_outer, fast_l3: untagged IPv4, IHL 5, not a fragment, a total
-	 * length that fits the wire; every byte up to the inner L4 header
-	 * captured (end is checked against it below) */
-	if (caplen < CS_IL4 || vxc_be16(frame + 12) != ETH_P_IP || frame[CS_IP] != 0x45 ||
-	    (vxc_be16(frame + CS_IP + 6) & 0x3fff) || frame[CS_IP + 9] != IPPROTO_UDP_)
-		return 0;
-	tot = vxc_be16(frame + CS_IP + 2);
-	if (tot < 20 || CS_IP + tot > wirelen)
-		return 0;
-	end = caplen < CS_IP + tot ? caplen : CS_IP + tot;
-	/* fast_l4: a UDP length inside the IP datagram, a default VXLAN port */
-	dport = vxc_be16(frame + CS_UDP + 2);
-	ulen = vxc_be16(frame + CS_UDP + 4);
-	if (ulen < 8 || CS_UDP + ulen > CS_IP + tot || (o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) ||
-	    (dport != VXGBP_PORT_IANA && dport != VXGBP_PORT_LINUX))
-		return 0;
-	if (CS_UDP + ulen < end)
-		end = CS_UDP + ulen;
-	/* fast_inner: not GPE, inner IPv4 IHL 5 not a fragment, its total
-	 * length inside the UDP payload */
-	if (end < CS_IL4 ||
-	    (vxc_be16(frame + CS_VX) & (VXGBP_F_G | VXGBP_GPE_F_P)) == VXGBP_GPE_F_P ||
-	    vxc_be16(frame + CS_VX + 20) != ETHERTYPE_IPV4 || frame[CS_IIP] != 0x45 ||
-	    (vxc_be16(frame + CS_IIP + 6) & 0x3fff))
-		return 0;
-	itot = vxc_be16(frame + CS_IIP + 2);
-	if (itot < 20 || 22 + itot > ulen - 8)
-		return 0;
-	if (CS_IIP + itot < end)
-		end = CS_IIP + itot;
-	if (!common_l4(frame, end, itot, frame[CS_IIP + 9], o))
-		return 0;
 	summary_head(p, caplen, wirelen);
-	summary_vxlan(p, frame, CS_VX);
+	p->have = VXGBP_HAVE_L2 | VXGBP_HAVE_L3 | VXGBP_HAVE_L4;
+	summary_plain(p);
 	return 1;
 }
 
+/*
+ * The summary's fixed-offset shapes: untagged Ethernet, IPv4 without
+ * options or IPv6, then TCP, ICMP(v6), UDP to another port, or UDP to a
+ * default VXLAN port carrying VXLAN, inner untagged Ethernet, inner IPv4
+ * without options and TCP/UDP/ICMP.  With the outer IP at 14 every offset
+ * is a constant of the IP version (u, the UDP header: 34 or 54), so each
+ * check is a compare of a byte or two at a fixed place, where
+ * fast_outer() and fast_inner() go through a cursor a layer.  They accept
+ * what those accept for these shapes, or less (0 sends the frame on to
+ * summary_general(), nothing written); each check names its original.
+ * Checks that others imply are left out, said where.
+ */
+
+/* The smallest capture the fixed-offset shapes read: Ethernet and IPv6
+ * (sum_l4() checks what it reads after the IP header). */
+#define SUM_MIN 54u
+
+/* The inner L4 header at l4 (TCP, UDP or ICMP: iproto), whole before end,
+ * and for UDP a length inside the inner IPv4 total length itot: as
+ * fast_inner().  Inner UDP that fast_inner() would look at twice (to a
+ * VXLAN or GPE port, or with ports added) is left to summary_general(). */
+VXC_INLINE int sum_inner_l4(const uint8_t *frame, size_t l4, size_t end, size_t itot,
+			    uint8_t iproto, const struct vxgbp_parse_opts *o)
+{
+	const uint8_t *h = frame + l4;
+	uint16_t d;
+
+	if (iproto == IPPROTO_TCP_) /* the data offset's byte is inside 20 */
+		return end >= l4 + 20 && h[12] >> 4 >= 5 && end >= l4 + (size_t)(h[12] >> 4) * 4;
+	if (iproto == IPPROTO_ICMP_)
+		return end >= l4 + 4;
+	if (iproto != IPPROTO_UDP_ || end < l4 + 8)
+		return 0;
+	d = vxc_be16(h + 2);
+	if (d == VXGBP_PORT_IANA || d == VXGBP_PORT_LINUX || d == VXGBP_PORT_GPE || o->n_ports)
+		return 0;
+	return vxc_be16(h + 4) >= 8 && 20 + (size_t)vxc_be16(h + 4) <= itot;
+}
+
+/* The VXLAN header at vx, in a UDP datagram of ulen bytes that ends at
+ * or before the IP datagram's end; its inner frame Ethernet / IPv4 (IHL 5)
+ * / TCP, UDP or ICMP.  fast_inner(), then the summary. */
+VXC_INLINE int sum_vxlan(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+			 size_t wirelen, const struct vxgbp_parse_opts *o, size_t vx,
+			 size_t ulen)
+{
+	const uint8_t *h = frame + vx;
+	size_t itot, end;
+
+	/* the headers up to the inner L4 captured (fast_inner() wants them
+	 * before the IP and UDP ends too: implied, below); not GPE (P
+	 * without G); inner IPv4, IHL 5, not a fragment */
+	if (caplen < vx + IN_L4 || (vxc_be16(h) & (VXGBP_F_G | VXGBP_GPE_F_P)) == VXGBP_GPE_F_P ||
+	    vxc_be16(h + 20) != ETHERTYPE_IPV4 || h[22] != 0x45 || (vxc_be16(h + 28) & 0x3fff))
+		return 0;
+	/* its total length inside the UDP payload (22 + itot <= ulen - 8) */
+	itot = vxc_be16(h + 24);
+	if (30 + itot > ulen)
+		return 0;
+	/* what fast_inner() may read: the capture, and the IP, UDP and inner
+	 * IP lengths, of which the inner is the shortest (checked above and
+	 * in sum_udp()).  itot >= 20 and the IN_L4 bytes before the IP and
+	 * UDP ends are implied: every branch of sum_inner_l4() wants at least
+	 * vx + 46 <= end <= vx + 22 + itot */
+	end = vx + 22 + itot < caplen ? vx + 22 + itot : caplen;
+	if (!sum_inner_l4(frame, vx + IN_L4, end, itot, h[31], o))
+		return 0;
+	summary_head(p, caplen, wirelen);
+	summary_vxlan(p, frame, vx);
+	return 1;
+}
+
+/* The UDP header at u (8 bytes captured, and inside the IP datagram's
+ * bytes if ulen fits: sum_l4()), in an IP datagram that ends at ipend.
+ * fast_l4()'s UDP branch. */
+VXC_INLINE int sum_udp(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+		       size_t wirelen, const struct vxgbp_parse_opts *o, size_t u, size_t ipend)
+{
+	size_t ulen = vxc_be16(frame + u + 4);
+	uint16_t d = vxc_be16(frame + u + 2);
+
+	if (u + ulen > ipend)
+		return 0;
+	/* ulen >= 8 there: sum_vxlan() wants 30 and more */
+	if (!(o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) &&
+	    (d == VXGBP_PORT_IANA || d == VXGBP_PORT_LINUX))
+		return sum_vxlan(p, frame, caplen, wirelen, o, u + 8, ulen);
+	/* an added port (a call to look up), GPE and Geneve: the general
+	 * summary decides */
+	if (ulen < 8 || o->n_ports ||
+	    (!(o->flags & VXGBP_PARSE_NO_WALK) && (d == VXGBP_PORT_GPE || d == VXGBP_PORT_GENEVE)))
+		return 0;
+	return summary_plain_l4(p, caplen, wirelen);
+}
+
+/* The outer L4 header at u, protocol proto, in an IP datagram that ends
+ * at ipend: fast_l4().  ICMP and ICMPv6 are taken after either IP
+ * version, as fast_l4() takes them.  lim: the bytes it may read. */
+VXC_INLINE int sum_l4(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+		      size_t wirelen, const struct vxgbp_parse_opts *o, uint8_t proto, size_t u,
+		      size_t ipend)
+{
+	size_t lim = caplen < ipend ? caplen : ipend;
+
+	switch (proto) {
+	case IPPROTO_UDP_:
+		/* the 8 bytes captured (after IPv4: SUM_MIN); before ipend
+		 * follows from a UDP length that fits (sum_udp()) */
+		return (u + 8 <= SUM_MIN || caplen >= u + 8) &&
+		       sum_udp(p, frame, caplen, wirelen, o, u, ipend);
+	case IPPROTO_TCP_:
+		if (lim < u + 20 || frame[u + 12] >> 4 < 5 || lim < u + (size_t)(frame[u + 12] >> 4) * 4)
+			return 0;
+		return summary_plain_l4(p, caplen, wirelen);
+	case IPPROTO_ICMP_:
+	case IPPROTO_ICMPV6_:
+		return lim >= u + 4 && summary_plain_l4(p, caplen, wirelen);
+	}
+	return 0;
+}
+
+/* Outer IPv4 at 14, IHL 5, not a fragment, a total length that fits the
+ * wire: fast_l3().  tot >= 20 is implied: sum_l4() wants at least 38 <=
+ * lim <= 14 + tot. */
+VXC_INLINE int sum_ipv4(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+			size_t wirelen, const struct vxgbp_parse_opts *o)
+{
+	const uint8_t *ip = frame + 14;
+	size_t tot = vxc_be16(ip + 2);
+
+	if (ip[0] != 0x45 || (vxc_be16(ip + 6) & 0x3fff) || 14 + tot > wirelen)
+		return 0;
+	return sum_l4(p, frame, caplen, wirelen, o, ip[9], 34, 14 + tot);
+}
+
+/* Outer IPv6 at 14, no extension header, a payload length that is not 0
+ * (a jumbogram or nothing: pkt.c) and fits the wire: fast_l3(). */
+VXC_INLINE int sum_ipv6(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
+			size_t wirelen, const struct vxgbp_parse_opts *o)
+{
+	const uint8_t *ip = frame + 14;
+	size_t plen = vxc_be16(ip + 4);
+
+	if (ip[0] >> 4 != 6 || plen == 0 || 54 + plen > wirelen)
+		return 0;
+	return sum_l4(p, frame, caplen, wirelen, o, ip[6], 54, 54 + plen);
+}
+
 /* The summary of the other shapes, through the one-pass parser's checks;
- * any other frame gets the full parse (vxgbp_pkt_parse's return).  Not
- * inlined: its frame of saved registers would cost the common shape
- * twenty instructions a frame. */
+ * any other frame gets the full parse (vxgbp_pkt_parse's return), as does
+ * a buffer the parse refuses (VXGBP_E_INVAL: start() in pkt_walk.c).  Not
+ * inlined: its frame of saved registers would cost the fixed-offset
+ * shapes twenty instructions a frame. */
 #if defined(__GNUC__)
 #define SUMMARY_NOINLINE __attribute__((noinline))
 #else
@@ -564,8 +640,11 @@ static SUMMARY_NOINLINE int summary_general(struct vxgbp_pkt *p, const uint8_t *
 					    const struct vxgbp_parse_opts *o)
 {
 	struct fast f = { 0 }; /* all set before use; GCC cannot see it */
-	enum shape s = fast_outer(&f, frame, caplen, wirelen, o);
+	enum shape s;
 
+	if (!frame || caplen > UINT32_MAX)
+		return vxgbpi_parse_walk(p, frame, caplen, wirelen, o, 0);
+	s = fast_outer(&f, frame, caplen, wirelen, o);
 	/* vxgbpi_parse_fast() would refuse it too: the same two checks */
 	if (s == NOT_FAST || (s == SH_VXLAN && !fast_inner(&f, frame, o)))
 		return vxgbpi_parse_walk(p, frame, caplen, wirelen, o, 0);
@@ -583,11 +662,20 @@ static SUMMARY_NOINLINE int summary_general(struct vxgbp_pkt *p, const uint8_t *
  * fields a summary reads, on a struct nobody initialised (the full parse's
  * memset of the struct is a sixth of its cost); a frame of no one-pass
  * shape gets the full parse.  fuzz_pkt and tests/summary compare each
- * field with the full parse's. */
+ * field with the full parse's.  vxgbp_pkt_parse() checks only the options:
+ * the buffer's checks are here, the fixed-offset shapes' first (one
+ * compare stands for caplen <= UINT32_MAX too). */
 int vxgbpi_parse_summary(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen,
 			 size_t wirelen, const struct vxgbp_parse_opts *o)
 {
-	if (summary_common(p, frame, caplen, wirelen, o))
-		return 0;
+	if (wirelen < caplen)
+		wirelen = caplen;
+	if (caplen - SUM_MIN <= UINT32_MAX - SUM_MIN && frame) {
+		uint16_t et = vxc_be16(frame + 12);
+
+		if (et == ETH_P_IP ? sum_ipv4(p, frame, caplen, wirelen, o)
+				   : et == ETH_P_IPV6 && sum_ipv6(p, frame, caplen, wirelen, o))
+			return 0;
+	}
 	return summary_general(p, frame, caplen, wirelen, o);
 }
