@@ -149,6 +149,13 @@ int pcapng_sniff(const uint8_t *b, size_t n)
 	       (get32(b + 8, 0) == PCAPNG_BOM || get32(b + 8, 1) == PCAPNG_BOM);
 }
 
+/* pcapng_quick()'s limit: the blocks in this host's byte order once the
+ * first IDB is read (after every change of swapped, phase or maxblock). */
+static void set_quick(struct pcapng_state *s)
+{
+	s->quickmax = s->swapped == PCAPNG_NATIVE && s->phase == PCAPNG_PH_READ ? s->maxblock : 0;
+}
+
 /* The file's first SHB: libpcap checks it apart from every other block
  * (no multiple-of-4 or trailer check, its own size limits). */
 static int first_shb(struct pcapng_state *s, const uint8_t *b, size_t avail, int at_eof,
@@ -187,6 +194,7 @@ static int first_shb(struct pcapng_state *s, const uint8_t *b, size_t avail, int
 	s->maxblock = BLOCK_MAX_FIRST; /* more than SHB_MAX: libpcap's buffer never is */
 	s->sections = 1;
 	s->phase = PCAPNG_PH_OPEN;
+	set_quick(s);
 	*used = len;
 	return PCAPNG_SKIP;
 }
@@ -324,6 +332,9 @@ static int add_iface(struct pcapng_state *s, const uint8_t *b, size_t n, char *e
 	} else if (f.tsresol > NSEC) {
 		f.scale = PCAPNG_TS_DOWN_DEC;
 		f.factor = f.tsresol / NSEC;
+	} else if (f.tsresol == 1000000) { /* the default: pcapng_quick() reads it */
+		f.scale = PCAPNG_TS_US;
+		f.factor = NSEC / f.tsresol;
 	} else {
 		f.scale = PCAPNG_TS_UP_DEC;
 		f.factor = NSEC / f.tsresol;
@@ -352,6 +363,7 @@ static int idb(struct pcapng_state *s, const uint8_t *body, size_t n, char *err)
 		if (m > s->maxblock)
 			s->maxblock = m;
 		s->phase = PCAPNG_PH_READ;
+		set_quick(s);
 	} else if (lt != s->dlt) {
 		snprintf(err, PCAPNG_ERRLEN, "an interface has link type %d, the first one %d: "
 			 "libpcap reads one link type per file", lt, s->linktype);
@@ -399,6 +411,7 @@ static void stamp(const struct pcapng_iface *f, uint64_t t, struct pcapng_rec *r
 
 	switch (f->scale) {
 	case PCAPNG_TS_UP_DEC:
+	case PCAPNG_TS_US:
 		frac *= f->factor;
 		break;
 	case PCAPNG_TS_DOWN_DEC:

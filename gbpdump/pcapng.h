@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PCAPNG_BT_SHB 0x0a0d0d0au
 #define PCAPNG_BT_IDB 0x00000001u
@@ -34,13 +35,15 @@
 #define PCAPNG_BOM 0x1a2b3c4du    /* byte-order magic */
 #define PCAPNG_ERRLEN 200
 
-/* How an interface's time stamp fraction becomes nanoseconds. */
-enum { PCAPNG_TS_SAME, PCAPNG_TS_UP_DEC, PCAPNG_TS_DOWN_DEC, PCAPNG_TS_BIN };
+/* How an interface's time stamp fraction becomes nanoseconds: SAME is
+ * 10^9 ticks a second, US 10^6 (the default), the two pcapng_quick()
+ * divides by a constant; UP_DEC and DOWN_DEC are the other powers of 10. */
+enum { PCAPNG_TS_SAME, PCAPNG_TS_UP_DEC, PCAPNG_TS_DOWN_DEC, PCAPNG_TS_BIN, PCAPNG_TS_US };
 
 struct pcapng_iface {
 	uint64_t tsresol;  /* ticks per second (if_tsresol; 10^6 by default) */
 	uint64_t tsoffset; /* seconds added (if_tsoffset) */
-	uint64_t factor;   /* PCAPNG_TS_*_DEC: 10^9 / tsresol or tsresol / 10^9 */
+	uint64_t factor;   /* PCAPNG_TS_*_DEC, US: 10^9 / tsresol or tsresol / 10^9 */
 	int scale;         /* PCAPNG_TS_* */
 };
 
@@ -54,6 +57,8 @@ struct pcapng_state {
 	uint32_t snaplen;   /* the first interface's, adjusted as libpcap does */
 	uint32_t bufsize;   /* libpcap's block buffer: the largest block so far */
 	uint32_t maxblock;  /* the largest block libpcap will grow it to */
+	uint32_t quickmax;  /* maxblock for pcapng_quick(), 0 when it reads nothing
+			     * (another byte order, before the first IDB) */
 	uint64_t sections;  /* SHBs seen */
 	uint32_t nif;       /* interfaces in this section */
 	uint32_t ifcap;     /* room in ifs (not compared) */
@@ -102,5 +107,72 @@ uint32_t pcapng_max_snaplen(int dlt);
  */
 int pcapng_next(struct pcapng_state *s, const uint8_t *b, size_t avail, int at_eof,
 		struct pcapng_rec *rec, size_t *used, char *err);
+
+/* s->swapped of a section written in this host's byte order: its blocks'
+ * words can be loaded as they are (pcapng_quick()). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PCAPNG_NATIVE 0
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PCAPNG_NATIVE 1
+#else
+#define PCAPNG_NATIVE -1 /* not known: pcapng_next() for every block */
+#endif
+
+/*
+ * pcapng_next() for the common block, inline: an EPB in this host's byte
+ * order, whole in b (avail bytes), with a trailer that matches, on a known
+ * interface of 10^6 or 10^9 ticks a second, no more than the snap length
+ * and inside its block.  1 with *rec and *used as pcapng_next() gives them
+ * for it (a packet block changes no state); 0 for anything else, which
+ * pcapng_next() then reads (and says what is wrong with it).
+ */
+static inline uint32_t pcapng_ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline int pcapng_quick(const struct pcapng_state *s, const uint8_t *b, size_t avail,
+			       struct pcapng_rec *rec, size_t *used)
+{
+	uint32_t len, ifc, caplen;
+	const struct pcapng_iface *f;
+	uint64_t t, sec, frac;
+
+	if (avail < 32)
+		return 0;
+	len = pcapng_ld32(b + 4);
+	ifc = pcapng_ld32(b + 8);
+	caplen = pcapng_ld32(b + 20);
+	/* (caplen + 32 <= len: the packet inside the block, and the block at
+	 * least an EPB's 32 bytes) */
+	if (__builtin_expect(pcapng_ld32(b) != PCAPNG_BT_EPB || len > avail || (len & 3) ||
+			     len > s->quickmax || ifc >= s->nif || caplen > s->snaplen ||
+			     (uint64_t)caplen + 32 > len, 0))
+		return 0;
+	f = &s->ifs[ifc];
+	if (__builtin_expect(pcapng_ld32(b + len - 4) != len ||
+			     (f->scale != PCAPNG_TS_US && f->scale != PCAPNG_TS_SAME), 0))
+		return 0;
+	/* stamp() in pcapng.c with the divisor known: no division instruction */
+	t = (uint64_t)pcapng_ld32(b + 12) << 32 | pcapng_ld32(b + 16);
+	if (f->scale == PCAPNG_TS_US) {
+		sec = t / 1000000;
+		frac = (t - sec * 1000000) * 1000;
+	} else {
+		sec = t / 1000000000;
+		frac = t - sec * 1000000000;
+	}
+	rec->sec = (int64_t)(sec + f->tsoffset);
+	rec->nsec = (uint32_t)frac;
+	rec->iface = ifc;
+	rec->caplen = caplen;
+	rec->wirelen = pcapng_ld32(b + 24);
+	rec->data = b + 28;
+	*used = len;
+	return 1;
+}
 
 #endif /* GBPDUMP_PCAPNG_H */

@@ -754,7 +754,23 @@ static int ng_open(struct gd_reader *r, char *errbuf)
 	return 0;
 }
 
-static int next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+/* The record nr as reader_next() gives it. */
+static inline __attribute__((always_inline)) int
+ng_record(struct gd_reader *r, const struct pcapng_rec *nr, struct gd_rec *rec)
+{
+	rec->no = ++r->count;
+	rec->sec = nr->sec;
+	rec->nsec = nr->nsec;
+	rec->caplen = nr->caplen;
+	rec->wirelen = nr->wirelen < nr->caplen ? nr->caplen : nr->wirelen;
+	rec->data = nr->data;
+	rec->off = 0; /* offsets (--sarif) are classic pcap records' */
+	return 1;
+}
+
+/* Any pcapng block: ng_block() until a record, the end or an error. */
+static __attribute__((noinline)) int next_ng_block(struct gd_reader *r, struct gd_rec *rec,
+						   char *errbuf)
 {
 	struct pcapng_rec nr;
 	int rc;
@@ -766,14 +782,25 @@ static int next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 			return GD_READ_SKIPPED;
 	if (rc != PCAPNG_RECORD)
 		return rc == PCAPNG_END ? 0 : -1;
-	rec->no = ++r->count;
-	rec->sec = nr.sec;
-	rec->nsec = nr.nsec;
-	rec->caplen = nr.caplen;
-	rec->wirelen = nr.wirelen < nr.caplen ? nr.caplen : nr.wirelen;
-	rec->data = nr.data;
-	rec->off = 0; /* offsets (--sarif) are classic pcap records' */
-	return 1;
+	return ng_record(r, &nr, rec);
+}
+
+/* reader_next()'s pcapng branch: the common EPB whole in the buffer
+ * (pcapng_quick()) inline, what ng_block() would give without its calls
+ * or a stack frame; [pos, end) is read bytes in every mode (a lent
+ * stripe's walk past its room has end == pos).  The rest: next_ng_block(). */
+static inline __attribute__((always_inline)) int
+next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
+	struct pcapng_rec nr;
+	size_t used;
+
+	if (r->map)
+		sigbus_rd = r; /* as ng_block() */
+	if (!pcapng_quick(&r->ngs, r->buf + r->pos, r->end - r->pos, &nr, &used))
+		return next_ng_block(r, rec, errbuf);
+	r->pos += used;
+	return ng_record(r, &nr, rec);
 }
 
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
@@ -1057,13 +1084,23 @@ static int next_live(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	return rc;
 }
 
-int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+/* reader_next() for every reader but pcapng's. */
+static __attribute__((noinline)) int next_other(struct gd_reader *r, struct gd_rec *rec,
+						char *errbuf)
 {
 	if (r->lv)
 		return next_live(r, rec, errbuf);
+	return r->fast ? next_slow(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
+}
+
+/* pcapng's common record (next_ng()) takes no stack frame: the other
+ * readers are calls away (classic pcap's common record is
+ * reader_next_quick()'s, in reader.h) */
+int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
+{
 	if (r->ng)
 		return next_ng(r, rec, errbuf);
-	return r->fast ? next_slow(r, rec, errbuf) : next_libpcap(r, rec, errbuf);
+	return next_other(r, rec, errbuf);
 }
 
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)

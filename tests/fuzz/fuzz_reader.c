@@ -206,19 +206,23 @@ static void keep(struct seen *s, int64_t sec, uint32_t nsec, uint32_t caplen, ui
 	s->n++;
 }
 
+/* Records pcapng_quick() read too (said at exit with the counts below). */
+static unsigned long long n_quick;
+
 /* The fast path's pcapng parser (gbpdump/pcapng.c) straight on the input,
  * handed its bytes as reader.c's buffer would: a first window of 1 to 64
- * bytes, grown to what it asks for (PCAPNG_NEED). */
+ * bytes, grown to what it asks for (PCAPNG_NEED); and its inline EPB path
+ * (pcapng_quick()) on the same bytes, which must agree with it. */
 static void ng_native(const uint8_t *data, size_t size, struct seen *s)
 {
 	struct pcapng_state st;
-	struct pcapng_rec nr;
+	struct pcapng_rec nr, qr;
 	/* empty: pcapng_next() writes it only on an error, and the check
 	 * below must see what it wrote, not what the stack held (a CI run
 	 * aborted on an input that ended with no error: run alone, it passed) */
 	char err[PCAPNG_ERRLEN] = "";
-	size_t at = 0, win = 1 + data[size - 1] % 64, used;
-	int rc, opening;
+	size_t at = 0, win = 1 + data[size - 1] % 64, used, qused;
+	int rc, opening, quick;
 
 	memset(s, 0, sizeof(*s));
 	pcapng_state_init(&st);
@@ -227,7 +231,16 @@ static void ng_native(const uint8_t *data, size_t size, struct seen *s)
 		size_t avail = size - at < win ? size - at : win;
 
 		opening = st.phase != PCAPNG_PH_READ; /* an error now: libpcap cannot open it */
+		quick = pcapng_quick(&st, data + at, avail, &qr, &qused);
 		rc = pcapng_next(&st, data + at, avail, at + avail == size, &nr, &used, err);
+		/* reader.c's inline path takes only blocks pcapng_next() reads
+		 * the same (a record changes no state: both see the same) */
+		if (quick && (rc != PCAPNG_RECORD || used != qused || nr.sec != qr.sec ||
+			      nr.nsec != qr.nsec || nr.caplen != qr.caplen ||
+			      nr.wirelen != qr.wirelen || nr.iface != qr.iface ||
+			      nr.data != qr.data))
+			abort();
+		n_quick += quick;
 		if (rc == PCAPNG_NEED) {
 			if (used <= avail)
 				abort(); /* it must ask for more than it has */
@@ -351,8 +364,9 @@ static unsigned long long n_lean, n_ng, n_other, n_skipped;
 static void counts(void)
 {
 	fprintf(stderr, "fuzz_reader: %llu pcapng inputs through pcapng.c and libpcap, %llu "
-		"through both readers, %llu other inputs, %llu skipped (not pcapng)\n",
-		n_lean, n_ng, n_other, n_skipped);
+		"through both readers, %llu other inputs, %llu skipped (not pcapng); "
+		"%llu records also read by pcapng_quick()\n",
+		n_lean, n_ng, n_other, n_skipped, n_quick);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
