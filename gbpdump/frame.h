@@ -108,6 +108,30 @@ static inline uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_
 	vxgbp_track_frame(s->trk, p, rec->no, &tr);
 	return tr.findings;
 }
+/*
+ * A run whose stages 1 and 2 are the parse and the tracker and nothing
+ * else (--stats, --policy): no BPF program, no --gbp/--vni, no -c, no
+ * --check, --report or -w, nothing printed.  Every frame matches then, no
+ * frame stops the run and stage 3 has nothing to do, so a loop over such
+ * frames needs gd_frame_track() alone and adds the frames to s->matched
+ * itself; the tracker reads no timestamp or offset (gd_walk_next()'s full).
+ */
+static inline int gd_frame_track_only(const struct gd_frame_cfg *c,
+				      const struct gd_frame_state *s)
+{
+	return !c->prog && !c->want_gbp && !c->want_vni && c->emit == GD_EMIT_NONE &&
+	       s->trk && !s->chk && !s->rep && !s->wr && !s->count;
+}
+
+/* Stages 1 and 2 of a frame of such a run (its findings print nowhere). */
+static inline void gd_frame_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
+				  const struct gd_rec *rec, struct vxgbp_pkt *p)
+{
+	struct vxgbp_track_result tr; /* vxgbp_track_frame() sets what is read */
+
+	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, popts);
+	vxgbp_track_frame(trk, p, rec->no, &tr);
+}
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
  * the frames after this one get no stage 2 or 3.  Inline: it is asked
  * after every frame. */
