@@ -918,24 +918,67 @@ walk_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
 	return (struct walk_at){ l.p, l.no };
 }
 
-/* The frames of a walk through one_frame() each (any run): 1 when the
- * run must stop (-c, -w, the output failed), 0 at the walk's end.  A
- * function of its own for the registers, as walk_track(). */
-static __attribute__((noinline)) int
-walk_all(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+/* The frames of a walk through the stages (plan: gd_frame_plan(), a
+ * constant here): 1 when the run must stop (-c, -w, the output failed), 0
+ * at the walk's end.  Each plan a function of its own, for the registers
+ * as walk_track(). */
+static inline __attribute__((always_inline)) int
+walk_plan(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w, unsigned plan)
 {
 	struct gd_walk l = *w; /* a copy whose address stays here */
 	struct gd_rec rec;
 	int halt = 0;
 
-	while (gd_walk_next(&l, &rec, 1))
-		if (one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs))) {
-			halt = 1;
+	while (gd_walk_next(&l, &rec, 1)) {
+		if (plan == GD_PLAN_ANY)
+			halt = one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs));
+		else
+			halt = gd_frame_planned(fc, &r->fs, &r->pp, r->out, &rec, &r->pkt, plan);
+		if (halt)
 			break;
-		}
+	}
 	w->p = l.p; /* what the walk moves */
 	w->no = l.no;
 	return halt;
+}
+
+static __attribute__((noinline)) int
+walk_any(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_ANY);
+}
+
+static __attribute__((noinline)) int
+walk_text(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_TEXT);
+}
+
+static __attribute__((noinline)) int
+walk_text_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_TEXT | GD_PLAN_TRK);
+}
+
+static __attribute__((noinline)) int
+walk_json_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_JSON | GD_PLAN_TRK);
+}
+
+/* The walk for the run's plan (the commonest have a loop of their own). */
+static int walk_all(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	switch (gd_frame_plan(fc, &r->fs)) {
+	case GD_PLAN_TEXT:
+		return walk_text(r, fc, w);
+	case GD_PLAN_TEXT | GD_PLAN_TRK:
+		return walk_text_trk(r, fc, w);
+	case GD_PLAN_JSON | GD_PLAN_TRK:
+		return walk_json_trk(r, fc, w);
+	default:
+		return walk_any(r, fc, w);
+	}
 }
 
 /* The records the current input's walk takes (inputs_walk_begin()): 1
