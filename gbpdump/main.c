@@ -1208,7 +1208,8 @@ static void jobs_debug(unsigned jobs, const struct gd_par_run *p, const struct g
  * return, as the one-thread loop gives it. */
 static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins, NULL };
+	struct gd_par_src src = { inputs_next, &r->ins, NULL, inputs_walk_begin_cb,
+				  inputs_walk_end_cb };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
 	enum shard_way way = SHARD_NONE;
 	int rr, shards;
