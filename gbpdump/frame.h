@@ -108,6 +108,30 @@ static inline uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_
 	vxgbp_track_frame(s->trk, p, rec->no, &tr);
 	return tr.findings;
 }
+/*
+ * A run whose stages 1 and 2 are the parse and the tracker and nothing
+ * else (--stats, --policy): no BPF program, no --gbp/--vni, no -c, no
+ * --check, --report or -w, nothing printed.  Every frame matches then, no
+ * frame stops the run and stage 3 has nothing to do, so a loop over such
+ * frames needs gd_frame_track() alone and adds the frames to s->matched
+ * itself; the tracker reads no timestamp or offset (gd_walk_next()'s full).
+ */
+static inline int gd_frame_track_only(const struct gd_frame_cfg *c,
+				      const struct gd_frame_state *s)
+{
+	return !c->prog && !c->want_gbp && !c->want_vni && c->emit == GD_EMIT_NONE &&
+	       s->trk && !s->chk && !s->rep && !s->wr && !s->count;
+}
+
+/* Stages 1 and 2 of a frame of such a run (its findings print nowhere). */
+static inline void gd_frame_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
+				  const struct gd_rec *rec, struct vxgbp_pkt *p)
+{
+	struct vxgbp_track_result tr; /* vxgbp_track_frame() sets what is read */
+
+	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, popts);
+	vxgbp_track_frame(trk, p, rec->no, &tr);
+}
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
  * the frames after this one get no stage 2 or 3.  Inline: it is asked
  * after every frame. */
@@ -124,6 +148,49 @@ static inline void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *
 		print_text(o, pp, rec, p, xf);
 	else if (c->emit == GD_EMIT_JSON)
 		print_json(o, pp, rec, p, xf);
+}
+/*
+ * The three stages in one for a loop over many frames of a run with no
+ * filter and nothing but the count and the tracker in stage 2 (text, -v,
+ * --json): the plan (GD_PLAN_ bits, a constant where the loop is
+ * compiled) says whether there is a tracker and what is printed, so no
+ * frame tests the objects the run does not have (about 15 instructions a
+ * frame of text).  gd_frame_plan(): the run's plan, or GD_PLAN_ANY when it
+ * has more (the stages one by one then).  gd_frame_planned(): what stages
+ * 1 to 3 do with such a run; 1 when the run must stop here (-c, the
+ * output failed).
+ */
+#define GD_PLAN_TRK 1u  /* the tracker */
+#define GD_PLAN_TEXT 2u /* print_text() */
+#define GD_PLAN_JSON 4u /* print_json() */
+#define GD_PLAN_ANY 8u
+static inline unsigned gd_frame_plan(const struct gd_frame_cfg *c, const struct gd_frame_state *s)
+{
+	if (c->prog || c->want_gbp || c->want_vni || s->chk || s->rep || s->wr)
+		return GD_PLAN_ANY;
+	return (s->trk ? GD_PLAN_TRK : 0) | (c->emit == GD_EMIT_TEXT ? GD_PLAN_TEXT : 0) |
+	       (c->emit == GD_EMIT_JSON ? GD_PLAN_JSON : 0);
+}
+
+static inline __attribute__((always_inline)) int
+gd_frame_planned(const struct gd_frame_cfg *c, struct gd_frame_state *s, struct gd_print *pp,
+		 struct gd_out *o, const struct gd_rec *rec, struct vxgbp_pkt *p, unsigned plan)
+{
+	struct vxgbp_track_result tr; /* vxgbp_track_frame() sets what is read */
+	uint64_t xf = 0;
+
+	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, c->popts);
+	if (++s->matched == s->count) /* as gd_frame_state() */
+		s->stop = 1;
+	if (plan & GD_PLAN_TRK) {
+		vxgbp_track_frame(s->trk, p, rec->no, &tr);
+		xf = tr.findings;
+	}
+	if (plan & GD_PLAN_TEXT)
+		print_text(o, pp, rec, p, xf);
+	else if (plan & GD_PLAN_JSON)
+		print_json(o, pp, rec, p, xf);
+	return o->err || s->stop;
 }
 /* A thread's own print settings from the shared ones. */
 void gd_frame_print_copy(struct gd_print *dst, const struct gd_print *src);

@@ -205,6 +205,16 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 	}
 }
 
+int inputs_walk_begin_cb(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg)
+{
+	return inputs_walk_begin(ctx, w, cfg);
+}
+
+void inputs_walk_end_cb(void *ctx, const struct gd_walk *w)
+{
+	inputs_walk_end(ctx, w);
+}
+
 void inputs_restart(struct gd_inputs *s)
 {
 	s->cur = 0;

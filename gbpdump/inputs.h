@@ -61,6 +61,29 @@ int inputs_linktype(const struct gd_inputs *s);
 /* The gd_par_src callback (parallel.h), for -j 1 as well (win: NULL). */
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		struct gd_win **win, char *errbuf);
+/*
+ * The current input's next records walked in the caller's loop (reader.h,
+ * gd_walk): 1 with w and *cfg set, 0 when the next record must come from
+ * inputs_next() (it is not one the walk takes, or a progress line is drawn:
+ * it ticks for every record).  inputs_walk_end() when gd_walk_next() said
+ * 0 or the loop stops, before inputs_next().
+ */
+static inline int inputs_walk_begin(const struct gd_inputs *s, struct gd_walk *w,
+				    const struct gd_frame_cfg **cfg)
+{
+	if (s->progress || !reader_walk_begin(s->rd, w, s->base))
+		return 0;
+	*cfg = s->fc;
+	return 1;
+}
+
+static inline void inputs_walk_end(struct gd_inputs *s, const struct gd_walk *w)
+{
+	reader_walk_end(s->rd, w);
+}
+/* The two above for gd_par_src (parallel.h): ctx is the gd_inputs. */
+int inputs_walk_begin_cb(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg);
+void inputs_walk_end_cb(void *ctx, const struct gd_walk *w);
 /* Read from the first input's start again, after main.c opened its reader
  * again (one input: -j's refused sum, main.c). */
 void inputs_restart(struct gd_inputs *s);

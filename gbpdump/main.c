@@ -895,6 +895,135 @@ one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec
 	return 1;
 }
 
+/* Where a walk got to: what it moves (struct gd_walk). */
+struct walk_at {
+	const uint8_t *p;
+	uint64_t no;
+};
+
+/* The frames of a walk (inputs.h) of a run that is gd_frame_track_only():
+ * the parse and the tracker.  A function of its own, w copied in and
+ * where it got to returned in registers, so that the loop's invariants
+ * stay in registers (inlined into main(), GCC spilled four of them around
+ * each call: 36 instructions a frame against 25). */
+static __attribute__((noinline)) struct walk_at
+walk_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
+	   struct vxgbp_pkt *pkt, const struct gd_walk *w)
+{
+	struct gd_walk l = *w; /* a copy whose address stays here */
+	struct gd_rec rec;
+
+	while (gd_walk_next(&l, &rec, 0))
+		gd_frame_track(popts, trk, &rec, pkt);
+	return (struct walk_at){ l.p, l.no };
+}
+
+/* The frames of a walk through the stages (plan: gd_frame_plan(), a
+ * constant here): 1 when the run must stop (-c, -w, the output failed), 0
+ * at the walk's end.  Each plan a function of its own, for the registers
+ * as walk_track(). */
+static inline __attribute__((always_inline)) int
+walk_plan(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w, unsigned plan)
+{
+	struct gd_walk l = *w; /* a copy whose address stays here */
+	struct gd_rec rec;
+	int halt = 0;
+
+	while (gd_walk_next(&l, &rec, 1)) {
+		if (plan == GD_PLAN_ANY)
+			halt = one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs));
+		else
+			halt = gd_frame_planned(fc, &r->fs, &r->pp, r->out, &rec, &r->pkt, plan);
+		if (halt)
+			break;
+	}
+	w->p = l.p; /* what the walk moves */
+	w->no = l.no;
+	return halt;
+}
+
+static __attribute__((noinline)) int
+walk_any(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_ANY);
+}
+
+static __attribute__((noinline)) int
+walk_text(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_TEXT);
+}
+
+static __attribute__((noinline)) int
+walk_text_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_TEXT | GD_PLAN_TRK);
+}
+
+static __attribute__((noinline)) int
+walk_json_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	return walk_plan(r, fc, w, GD_PLAN_JSON | GD_PLAN_TRK);
+}
+
+/* The walk for the run's plan (the commonest have a loop of their own). */
+static int walk_all(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
+{
+	switch (gd_frame_plan(fc, &r->fs)) {
+	case GD_PLAN_TEXT:
+		return walk_text(r, fc, w);
+	case GD_PLAN_TEXT | GD_PLAN_TRK:
+		return walk_text_trk(r, fc, w);
+	case GD_PLAN_JSON | GD_PLAN_TRK:
+		return walk_json_trk(r, fc, w);
+	default:
+		return walk_any(r, fc, w);
+	}
+}
+
+/* The records the current input's walk takes (inputs_walk_begin()): 1
+ * when the run must stop, 0 to read on with inputs_next(). */
+static int walk_frames(struct run *r)
+{
+	const struct gd_frame_cfg *fc;
+	struct gd_walk w;
+	int halt = 0;
+
+	if (!inputs_walk_begin(&r->ins, &w, &fc))
+		return 0;
+	if (gd_frame_track_only(fc, &r->fs)) {
+		struct walk_at at = walk_track(fc->popts, r->fs.trk, &r->pkt, &w);
+
+		r->fs.matched += at.no - w.no; /* every frame matched */
+		w.p = at.p;
+		w.no = at.no;
+	} else {
+		halt = walk_all(r, fc, &w);
+	}
+	inputs_walk_end(&r->ins, &w);
+	return halt;
+}
+
+/* -r on this thread: the records each buffer holds walked in a loop
+ * (walk_frames()), inputs_next() for the others (the first, those at a
+ * buffer's end, pcapng, libpcap, errors).  The reader's last return, 1
+ * when the run stopped early. */
+static int run_serial(struct run *r)
+{
+	const struct gd_frame_cfg *fc;
+	struct gd_rec rec;
+	int rr;
+
+	for (;;) {
+		if (walk_frames(r))
+			return 1;
+		if ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) != 1)
+			return rr;
+		if (one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs)))
+			return 1;
+	}
+}
+
 /* An environment switch of the -j paths set to "0" (bench, tests). */
 static int env_off(const char *name)
 {
@@ -1079,7 +1208,8 @@ static void jobs_debug(unsigned jobs, const struct gd_par_run *p, const struct g
  * return, as the one-thread loop gives it. */
 static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins, NULL };
+	struct gd_par_src src = { inputs_next, &r->ins, NULL, inputs_walk_begin_cb,
+				  inputs_walk_end_cb };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
 	enum shard_way way = SHARD_NONE;
 	int rr, shards;
@@ -1109,7 +1239,6 @@ static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
  * reader's last return (0 at the end, -1 on a data error). */
 static int run_loop(struct run *r, const struct opts *o)
 {
-	const struct gd_frame_cfg *fc;
 	struct gd_rec rec;
 	unsigned jobs;
 	int rr;
@@ -1129,13 +1258,7 @@ static int run_loop(struct run *r, const struct opts *o)
 	}
 	if ((jobs = file_jobs(o)) > 1)
 		return run_jobs(r, o, jobs);
-	while ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) == 1) {
-		if (!one_frame(r, fc, &rec))
-			continue;
-		if (r->out->err || gd_frame_stop(&r->fs))
-			break;
-	}
-	return rr;
+	return run_serial(r);
 }
 
 /* What stopped the tables: "track budget N bytes" or "out of memory". */

@@ -372,6 +372,39 @@ struct worker {
 	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
 
+/* The records next in the stripe that the source's walk takes (reader.h,
+ * gd_walk: all of them start in the stripe, as the buffer holds no byte
+ * after the stripe's end but those of a record that starts in it, which
+ * next() completes) into b, with no call a record.  0, or -1 out of
+ * memory (P->rr -2). */
+static int stripe_plain(struct par *P, struct batch *b)
+{
+	const struct gd_frame_cfg *cfg;
+	struct gd_walk wk;
+	int rc = 0;
+
+	if (!P->src->walk_begin || !P->src->walk_begin(P->src->ctx, &wk, &cfg))
+		return 0;
+	for (;;) {
+		struct gd_rec *d;
+
+		if (b->n == b->cap_recs && batch_grow(b) < 0) { /* no call a record */
+			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a stripe's records");
+			P->rr = -2;
+			rc = -1;
+			break;
+		}
+		d = &b->recs[b->n];
+		if (!gd_walk_next(&wk, d, 1))
+			break;
+		b->n++;
+		b->used += d->caplen;
+		b->cfg = cfg;
+	}
+	P->src->walk_end(P->src->ctx, &wk);
+	return rc;
+}
+
 /* The records that start in stripe [at, end), walked by the reader in the
  * worker's buffer (got bytes read; got < 0: the read failed), into b.
  * Holding the walk token. */
@@ -393,6 +426,10 @@ static void stripe_walk(struct par *P, struct worker *w, uint64_t at, ssize_t go
 		return;
 	reader_lend(rd, w->sbuf, (size_t)got, P->scap, at);
 	while (reader_next_off(rd) < end) {
+		if (stripe_plain(P, b) < 0)
+			return;
+		if (reader_next_off(rd) >= end)
+			break;
 		if (batch_grow(b) < 0) {
 			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a stripe's records");
 			P->rr = -2;

@@ -58,6 +58,11 @@ struct gd_par_src {
 	void *ctx;
 	struct gd_reader *stripes; /* the reader next() reads, when it may be read
 	                              in stripes (reader_stripes()), or NULL */
+	/* Optional (NULL: next() for every record): the source's next records
+	 * walked in the stripe's loop, no call a record (inputs.h,
+	 * inputs_walk_begin() and inputs_walk_end()). */
+	int (*walk_begin)(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg);
+	void (*walk_end)(void *ctx, const struct gd_walk *w);
 };
 
 struct gd_par_run {

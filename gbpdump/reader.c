@@ -42,7 +42,7 @@
 #define CHUNK GD_READ_CHUNK
 #define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
 /* r->swapped of a file written in this host's byte order: its record
- * headers can be loaded as they are (next_fast()). */
+ * headers can be loaded as they are (reader_next_quick(), reader.h). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define NATIVE_SWAPPED 0
 #elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -955,7 +955,7 @@ int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf)
 
 /* Any classic pcap record, whatever its byte order, format version or
  * length: the first of each reader, those at a window's end, cut ones and
- * the bad ones with their errors.  next_fast() takes the rest. */
+ * the bad ones with their errors.  reader_next_quick() takes the rest. */
 static int next_slow(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	const uint8_t *h;
@@ -980,7 +980,8 @@ static int next_slow(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	}
 	if (r->map)
 		sigbus_rd = r; /* this reader is the one being read now */
-	/* the next records may take next_fast(): those of the common format */
+	/* the next records may take reader_next_quick() (and the walk):
+	 * those of the common format */
 	r->plain = r->swapped == NATIVE_SWAPPED && !r->len_swap && r->snaplen <= r->maxcap &&
 		   r->maxcap <= MAX_RECORD;
 	h = r->buf + r->pos;

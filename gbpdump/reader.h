@@ -60,7 +60,7 @@ struct gd_reader {
 	uint64_t map_base;  /* file offset where the capture starts */
 	uint64_t fsize;     /* file size as last seen */
 	struct gd_win *win; /* the window's holder object (NULL: none mapped) */
-	int plain;          /* next_fast() may take the next record (reader.c) */
+	int plain;          /* reader_next_quick() may take the next record */
 	int eof;
 	int lent;           /* buf is a -j worker's stripe (reader_lend()) */
 	uint8_t *own_buf;   /* then the reader's own buffer, and its size */
@@ -126,31 +126,50 @@ int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
 
 /*
- * reader_next() with the common record inline: a classic pcap record in
- * this host's byte order and the current format (r->plain, which the
- * reader sets after the first record), no longer than the snap length (at
- * most what the link type allows: no cut, no error) and whole in the
- * buffer.  One 16-byte load and no call; reader_next() decides the rest
- * (window ends, cut records, errors, other formats), with the same result.
+ * The common record, for reader_next_quick() and the walk below: a
+ * classic pcap record in this host's byte order and the current format
+ * (r->plain, which the reader sets after the first record), no longer
+ * than the snap length (at most what the link type allows: no cut, no
+ * error) and whole in the avail bytes from h on.  1 with its header in
+ * hd (ts_sec, ts_frac, caplen, len), 0 when reader_next() must decide.
+ */
+static inline __attribute__((always_inline)) int
+rec_plain(const uint8_t *h, size_t avail, uint32_t snaplen, uint32_t hd[4])
+{
+	if (avail < 16)
+		return 0;
+	memcpy(hd, h, 4 * sizeof(*hd));
+	return hd[2] <= snaplen && hd[2] <= avail - 16;
+}
+
+/* A plain record's timestamp, as next_slow() makes it, with mul 1000 for
+ * a file of microseconds and 1 for nanoseconds: a fraction of a second or
+ * more is 999999999 (one multiply and one clamp, no branch). */
+static inline void rec_time(struct gd_rec *rec, const uint32_t hd[4], uint32_t mul)
+{
+	uint64_t ns = (uint64_t)hd[1] * mul;
+
+	rec->sec = hd[0];
+	rec->nsec = ns < 1000000000 ? (uint32_t)ns : 999999999;
+}
+
+/*
+ * reader_next() with the common record (rec_plain()) inline: one 16-byte
+ * load and no call; reader_next() decides the rest (window ends, cut
+ * records, errors, other formats), with the same result.
  */
 static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
-	size_t avail = r->end - r->pos;
-	const uint8_t *h = r->buf + r->pos;
-	uint32_t hd[4]; /* ts_sec, ts_frac, caplen, len */
-	uint32_t frac;
+	const uint8_t *h;
+	uint32_t hd[4];
 
-	if (!r->plain || avail < 16)
+	if (!r->plain)
 		return reader_next(r, rec, errbuf);
-	memcpy(hd, h, sizeof(hd));
-	if (hd[2] > r->snaplen || hd[2] > avail - 16)
+	h = r->buf + r->pos;
+	if (!rec_plain(h, r->end - r->pos, r->snaplen, hd))
 		return reader_next(r, rec, errbuf);
 	rec->no = ++r->count;
-	rec->sec = hd[0];
-	frac = hd[1];
-	if (!r->nsec_res)
-		frac = frac < 1000000 ? frac * 1000 : 999999999;
-	rec->nsec = frac < 1000000000 ? frac : 999999999;
+	rec_time(rec, hd, r->nsec_res ? 1 : 1000);
 	rec->caplen = hd[2];
 	rec->wirelen = hd[3] < hd[2] ? hd[2] : hd[3];
 	rec->data = h + 16;
@@ -158,6 +177,74 @@ static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, cha
 	r->pos += 16 + (size_t)hd[2];
 	return 1;
 }
+
+/*
+ * A walk over the records reader_next_quick() takes, in a loop the caller
+ * owns: the position, the buffer's end and the frame number live in the
+ * caller's gd_walk (registers), so a record costs no call and none of the
+ * reader's loads and stores (a call of inputs_next() a record was 75
+ * instructions a frame of --stats).
+ *   reader_walk_begin(): 1 when the next record may be walked so (the
+ *     reader is plain and not mapped: on_sigbus() reads a mapped reader's
+ *     position, which the walk leaves behind), else 0: reader_next().
+ *   gd_walk_next(): 1 with the next record in rec, 0 at the first one
+ *     reader_next() must decide (the buffer's end, a cut record, an
+ *     error), which stays the next.  full 0 leaves rec's timestamp and
+ *     offset unset, for a run that reads neither (gd_frame_track_only()).
+ *   reader_walk_end(): the position and count back into the reader,
+ *     before anything else reads it or reads from it.
+ * Frame numbers carry base (inputs.h: the frames of the inputs before).
+ */
+struct gd_walk {
+	const uint8_t *p, *end; /* the next record's header; the buffer's end */
+	uint64_t off0;          /* a record's capture offset less its address */
+	uint64_t no, base;      /* the last frame number given; base added */
+	uint32_t snaplen;
+	uint32_t mul;           /* rec_time()'s */
+};
+
+static inline int reader_walk_begin(const struct gd_reader *r, struct gd_walk *w,
+				    uint64_t base)
+{
+	if (!r->plain || r->map)
+		return 0;
+	/* the buffer's address as a number (unsigned arithmetic wraps): the
+	 * offset is one add, and one register less in the walk's loop */
+	w->off0 = r->buf_off - (uint64_t)(uintptr_t)r->buf;
+	w->p = r->buf + r->pos;
+	w->end = r->buf + r->end;
+	w->base = base;
+	w->no = base + r->count;
+	w->snaplen = r->snaplen;
+	w->mul = r->nsec_res ? 1 : 1000;
+	return 1;
+}
+
+static inline __attribute__((always_inline)) int
+gd_walk_next(struct gd_walk *w, struct gd_rec *rec, int full)
+{
+	uint32_t hd[4];
+
+	if (!rec_plain(w->p, (size_t)(w->end - w->p), w->snaplen, hd))
+		return 0;
+	rec->no = ++w->no;
+	if (full) {
+		rec_time(rec, hd, w->mul);
+		rec->off = (uint64_t)(uintptr_t)w->p + w->off0;
+	}
+	rec->caplen = hd[2];
+	rec->wirelen = hd[3] < hd[2] ? hd[2] : hd[3];
+	rec->data = w->p + 16;
+	w->p += 16 + (size_t)hd[2];
+	return 1;
+}
+
+static inline void reader_walk_end(struct gd_reader *r, const struct gd_walk *w)
+{
+	r->pos = (size_t)(w->p - r->buf);
+	r->count = w->no - w->base;
+}
+
 /*
  * gbpdump -j's parallel reads (parallel.c, docs/parallel.md).  A classic
  * pcap or pcapng regular file read with read(2) is cut into stripes of
