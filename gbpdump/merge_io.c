@@ -103,6 +103,19 @@ static void write_pair(struct gd_out *o, const struct vxgbp_track_entry *e, int 
 	out_commit(o, lw_c(lw_u64(p, e->bytes), '}'));
 }
 
+/* An endpoint's or a flow's first and last sightings by the rules (the
+ * columns read_sightings() takes back). */
+static char *lw_sightings(char *p, const struct vxgbp_track_entry *e)
+{
+	p = LW_LIT(p, "\"first\":");
+	p = LW_LIT(lw_u64(p, e->first_frame), ",\"first_group\":");
+	p = LW_LIT(lw_u32(p, e->first_group), ",\"first_off\":");
+	p = LW_LIT(lw_i32(p, e->first_off), ",\"last\":");
+	p = LW_LIT(lw_u64(p, e->last_frame), ",\"last_group\":");
+	p = LW_LIT(lw_u32(p, e->last_group), ",\"last_flags\":");
+	return lw_u32(p, e->last_flags);
+}
+
 static void write_ep(struct gd_out *o, const struct vxgbp_track_entry *e, int comma)
 {
 	char *p = out_reserve(o, ROW_MAX);
@@ -111,13 +124,8 @@ static void write_ep(struct gd_out *o, const struct vxgbp_track_entry *e, int co
 	p = LW_LIT(lw_u32(p, e->vni), ",\"family\":");
 	p = LW_LIT(lw_u32(p, e->family), ",\"addr\":");
 	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"learned\":");
-	p = LW_LIT(lw_u32(p, e->learned), ",\"first\":");
-	p = LW_LIT(lw_u64(p, e->first_frame), ",\"first_group\":");
-	p = LW_LIT(lw_u32(p, e->first_group), ",\"first_off\":");
-	p = LW_LIT(lw_i32(p, e->first_off), ",\"last\":");
-	p = LW_LIT(lw_u64(p, e->last_frame), ",\"last_group\":");
-	p = LW_LIT(lw_u32(p, e->last_group), ",\"last_flags\":");
-	out_commit(o, lw_c(lw_u32(p, e->last_flags), '}'));
+	p = lw_sightings(LW_LIT(lw_u32(p, e->learned), ","), e);
+	out_commit(o, lw_c(p, '}'));
 }
 
 static void write_flow(struct gd_out *o, const struct vxgbp_track_entry *e, int comma)
@@ -131,13 +139,8 @@ static void write_flow(struct gd_out *o, const struct vxgbp_track_entry *e, int 
 	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"sport\":");
 	p = LW_LIT(lw_u32(p, e->sport), ",\"dst\":");
 	p = LW_LIT(lw_jaddr(p, e->family, e->addr2), ",\"dport\":");
-	p = LW_LIT(lw_u32(p, e->dport), ",\"first\":");
-	p = LW_LIT(lw_u64(p, e->first_frame), ",\"first_group\":");
-	p = LW_LIT(lw_u32(p, e->first_group), ",\"first_off\":");
-	p = LW_LIT(lw_i32(p, e->first_off), ",\"last\":");
-	p = LW_LIT(lw_u64(p, e->last_frame), ",\"last_group\":");
-	p = LW_LIT(lw_u32(p, e->last_group), ",\"last_flags\":");
-	p = LW_LIT(lw_u32(p, e->last_flags), ",\"first_sport\":");
+	p = lw_sightings(LW_LIT(lw_u32(p, e->dport), ","), e);
+	p = LW_LIT(p, ",\"first_sport\":");
 	p = LW_LIT(lw_u32(p, e->first_sport), ",\"first_dport\":");
 	out_commit(o, lw_c(lw_u32(p, e->first_dport), '}'));
 }
