@@ -53,7 +53,8 @@ static inline void out_putc(struct gd_out *o, char c)
  * room (the common case), out of line only when it must be written out.
  * out_str of a string literal then costs a fixed-size copy: the compiler
  * knows its length. */
-static inline void out_write(struct gd_out *o, const char *s, size_t n)
+static inline __attribute__((always_inline)) void out_write(struct gd_out *o, const char *s,
+							   size_t n)
 {
 	if (n <= GD_OUT_CAP - o->len) {
 		memcpy(o->buf + o->len, s, n);
