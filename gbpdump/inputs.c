@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "inputs.h"
+#include "pcap_dl.h"
 
 /* A capture file's name, as a directory listing takes it. */
 static int capture_name(const char *n)
@@ -137,11 +138,14 @@ static int input_open(struct gd_inputs *s, struct gd_input *in, const char *name
 	in->fc.popts = &in->popts;
 	if (!filter)
 		return 0;
-	in->dead = pcap_open_dead_with_tstamp_precision(reader_dlt(&in->rd),
+	if (gd_pcap_open("a filter expression", errbuf, GD_ERRBUF) < 0)
+		return -1;
+	in->dead = gd_pcap.pcap_open_dead_with_tstamp_precision(reader_dlt(&in->rd),
 			in->rd.snaplen ? (int)in->rd.snaplen : 262144, PCAP_TSTAMP_PRECISION_NANO);
-	if (!in->dead || pcap_compile(in->dead, &in->prog, filter, 1, PCAP_NETMASK_UNKNOWN)) {
+	if (!in->dead ||
+	    gd_pcap.pcap_compile(in->dead, &in->prog, filter, 1, PCAP_NETMASK_UNKNOWN)) {
 		snprintf(errbuf, GD_ERRBUF, "%s: filter '%s': %s", name, filter,
-			 in->dead ? pcap_geterr(in->dead) : "out of memory");
+			 in->dead ? gd_pcap.pcap_geterr(in->dead) : "out of memory");
 		return -1;
 	}
 	in->have_prog = 1;
@@ -229,9 +233,9 @@ void inputs_close(struct gd_inputs *s)
 		struct gd_input *in = &s->more[i];
 
 		if (in->have_prog)
-			pcap_freecode(&in->prog);
+			gd_pcap.pcap_freecode(&in->prog);
 		if (in->dead)
-			pcap_close(in->dead);
+			gd_pcap.pcap_close(in->dead);
 		if (in->rd_open)
 			reader_close(&in->rd);
 	}

@@ -34,6 +34,7 @@
 #include <pcap/pcap.h>
 
 #include "live.h"
+#include "pcap_dl.h"
 
 #define LINKTYPE_ETHERNET 1
 #define RETIRE_MS 10     /* a block not full is handed over after this */
@@ -272,12 +273,14 @@ int live_set_filter(struct gd_live *l, const char *expr, char *errbuf)
 	int rc = 0;
 
 	if (expr) {
-		dead = pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
-		if (!dead || pcap_compile(dead, &bp, expr, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		if (gd_pcap_open("a filter expression", errbuf, GD_ERRBUF) < 0)
+			return -1;
+		dead = gd_pcap.pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
+		if (!dead || gd_pcap.pcap_compile(dead, &bp, expr, 1, PCAP_NETMASK_UNKNOWN) < 0) {
 			snprintf(errbuf, GD_ERRBUF, "filter '%s': %s", expr,
-				 dead ? pcap_geterr(dead) : "out of memory");
+				 dead ? gd_pcap.pcap_geterr(dead) : "out of memory");
 			if (dead)
-				pcap_close(dead);
+				gd_pcap.pcap_close(dead);
 			return -1;
 		}
 	}
@@ -296,8 +299,8 @@ int live_set_filter(struct gd_live *l, const char *expr, char *errbuf)
 	}
 	free(f);
 	if (expr) {
-		pcap_freecode(&bp);
-		pcap_close(dead);
+		gd_pcap.pcap_freecode(&bp);
+		gd_pcap.pcap_close(dead);
 	}
 	l->armed = rc == 0;
 	if (l->armed) /* as tcpdump says it, when frames can come in */

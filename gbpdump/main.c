@@ -29,6 +29,7 @@
 #include "live.h"
 #include "out.h"
 #include "parallel.h"
+#include "pcap_dl.h"
 #include "policy.h"
 #include "print.h"
 #include "progress.h"
@@ -52,7 +53,7 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 	if (live_pcap)
-		pcap_breakloop(live_pcap);
+		gd_pcap.pcap_breakloop(live_pcap);
 }
 
 /* usage(): its first part, the input options. */
@@ -288,6 +289,19 @@ static int parse_live_opt(struct opts *o, int c, const char *arg)
 	return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
 }
 
+/* --version: ours and libpcap's.  0, or EXIT_IO. */
+static int print_version(void)
+{
+	char err[GD_ERRBUF];
+
+	if (gd_pcap_open("--version", err, sizeof(err)) < 0) {
+		fprintf(stderr, "gbpdump: %s\n", err);
+		return EXIT_IO;
+	}
+	printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, gd_pcap.pcap_lib_version());
+	return 0;
+}
+
 /* One option: GO_ON, or the exit status. */
 static int parse_opt(struct opts *o, int c, const char *arg)
 {
@@ -356,8 +370,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:
-		printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, pcap_lib_version());
-		return 0;
+		return print_version();
 	case 'c':
 	case OPT_PORT:
 	case OPT_GBP:
@@ -721,15 +734,17 @@ static int open_filter(struct run *r, const struct opts *o)
 		return GO_ON;
 	if (o->iface) {
 		rr = reader_set_filter(&r->rd, o->filter, r->errbuf);
+	} else if (gd_pcap_open("a filter expression", r->errbuf, sizeof(r->errbuf)) < 0) {
+		rr = -1;
 	} else {
-		r->dead = pcap_open_dead_with_tstamp_precision(reader_dlt(&r->rd),
+		r->dead = gd_pcap.pcap_open_dead_with_tstamp_precision(reader_dlt(&r->rd),
 				r->rd.snaplen ? (int)r->rd.snaplen : 262144,
 				PCAP_TSTAMP_PRECISION_NANO);
-		rr = r->dead && pcap_compile(r->dead, &r->prog, o->filter, 1,
-					     PCAP_NETMASK_UNKNOWN) == 0 ? 0 : -1;
+		rr = r->dead && gd_pcap.pcap_compile(r->dead, &r->prog, o->filter, 1,
+						     PCAP_NETMASK_UNKNOWN) == 0 ? 0 : -1;
 		if (rr)
 			snprintf(r->errbuf, sizeof(r->errbuf), "filter '%s': %s", o->filter,
-				 r->dead ? pcap_geterr(r->dead) : "out of memory");
+				 r->dead ? gd_pcap.pcap_geterr(r->dead) : "out of memory");
 		r->have_prog = !rr;
 	}
 	if (!rr)
@@ -1419,9 +1434,9 @@ static void run_close(struct run *r, const struct opts *o)
 	if (o->wfile && r->wr.f)
 		writer_close(&r->wr, 0, r->errbuf);
 	if (r->have_prog)
-		pcap_freecode(&r->prog);
+		gd_pcap.pcap_freecode(&r->prog);
 	if (r->dead)
-		pcap_close(r->dead);
+		gd_pcap.pcap_close(r->dead);
 	inputs_close(&r->ins);
 	if (r->rd_open)
 		reader_close(&r->rd);
