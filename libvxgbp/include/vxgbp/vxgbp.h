@@ -563,7 +563,9 @@ struct vxgbp_parse_opts {
  * shapes - Ethernet [one 802.1Q tag], IPv4 without options or IPv6
  * without extension headers, then either UDP to a VXLAN port/VXLAN(-GBP)/
  * Ethernet/IPv4/TCP, UDP or ICMP, or (not VXLAN) TCP, UDP to another
- * port than GPE's or Geneve's, ICMP; or Ethernet [one tag]/ARP - gets
+ * port than GPE's or Geneve's, ICMP; or Ethernet [one tag]/ARP - and
+ * the same VXLAN shape with the outer Ethernet untagged and inner
+ * IPv6 without extension headers/TCP, UDP, ICMP or ICMPv6 - gets
  * only caplen, wirelen, have, err (0), err_layer (NULL), vxlan_off, vx,
  * vx_kind, n_encap (0), n_nested (0), has_cooked (0), inner.l2 (off, src,
  * dst, ethertype, n_vlan) and inner.l3 (off, version, src, dst, arp_spa
