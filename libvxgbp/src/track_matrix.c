@@ -194,20 +194,21 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, ui
 	return apply(st, &st->pend);
 }
 
-/* A VXLAN frame of vxgbpi_matrix_alone(): the frame before's updates are
- * applied first, then this frame's keys hashed and their slots prefetched:
- * they wait for the next call (or a reading function), so the cache misses
- * overlap the caller's parse of the next frame.  Not inlined: the frames
- * that are not VXLAN would save its registers too.  GCC's straight-line
- * vectoriser is off here: it built each pair and endpoint key in two
- * vector registers (six instructions a key, every frame) for the stores
- * of the insertion path, which most frames never take. */
+/* A VXLAN frame of MATRIX alone (vxgbp_track_frame() checks and counts
+ * first): the frame before's updates are applied first, then this frame's
+ * keys hashed and their slots prefetched: they wait for the next call (or
+ * a reading function), so the cache misses overlap the caller's parse of
+ * the next frame.  Not inlined: the frames that are not VXLAN would save
+ * its registers too.  GCC's straight-line vectoriser is off here: it built
+ * each pair and endpoint key in two vector registers (six instructions a
+ * key, every frame) for the stores of the insertion path, which most
+ * frames never take. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((noinline, optimize("no-tree-slp-vectorize")))
 #elif defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+int vxgbpi_matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			struct vxgbp_track_result *r)
 {
 	unsigned full;
@@ -219,21 +220,6 @@ static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_
 	if (r)
 		r->full = full;
 	return full ? VXGBP_E_NOSPACE : 0;
-}
-
-/* MATRIX alone: all of vxgbp_track_frame() after its argument checks, in
- * one straight path (the dispatch and the calls between cost about 60
- * instructions a frame).  Frames without VXLAN only count. */
-int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
-			struct vxgbp_track_result *r)
-{
-	st->frames++;
-	st->bytes += p->wirelen;
-	if (p->have & VXGBP_HAVE_VXLAN)
-		return matrix_vxlan(st, p, frame, r);
-	st->other++;
-	st->unparsed += p->err != 0;
-	return 0;
 }
 
 static int count_cmp(const void *a, const void *b)
