@@ -240,8 +240,9 @@ static int cell_cmp(const void *a, const void *b)
 
 /* Radix keys (track_sort.h): a VNI or group in three 9-bit digits; a
  * cell's (src, dst), each a group ID, VXGBP_GROUP_NONE or _UNKNOWN, in
- * four.  With 4,000 VNIs a heapsort cost 13 instructions a frame of the
- * diverse capture, a radix sort of four 6-bit passes 5, this 2. */
+ * four.  The diverse capture's 4,000 VNIs and 1,500 groups: heapsorts
+ * cost 13 instructions a frame, radix sorts of four 6-bit passes 5.3,
+ * these (two passes each) 3.1. */
 #define COUNT_DIGITS 3
 #define CELL_DIGITS 4
 #define CELL_DST_BITS 18
@@ -346,19 +347,38 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 	return (int)st->nseen;
 }
 
+/* The endpoint table as pair_dst() reads it, copied into locals once (the
+ * rows' stores might change the state's words as far as GCC knows, so it
+ * read them again for every pair): the slots and the mask as a byte
+ * offset (a probe steps by adding a slot and masking, no compare for the
+ * wrap). */
+struct ep_view {
+	const unsigned char *base;
+	size_t omask; /* eps.mask * slot size */
+};
+
+static inline struct ep_view ep_view(const struct trk_state *st)
+{
+	struct ep_view ev = { (const unsigned char *)st->eps.s,
+			      st->eps.mask * sizeof(struct trk_slot) };
+
+	return ev;
+}
+
 /* The destination group of a pair: what its endpoint last sent with.
  * The endpoint's key is the pair's with the group out of word 0; built,
  * hashed and compared in registers (through trk_tab_find() it cost 70
  * instructions a pair, a third of a diverse capture's matrix reading). */
-static inline uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
+static inline uint32_t pair_dst(struct ep_view ev, const struct trk_slot *ps)
 {
-	const struct trk_slot *base = st->eps.s, *end = st->eps.end, *es;
+	const struct trk_slot *es;
 	uint64_t k0 = TRK_USED | (ps->k[0] & VXGBP_VNI_MAX), k1 = ps->k[1], k2 = ps->k[2],
 		 k3 = ps->k[3];
+	size_t o = (size_t)trk_hash4(k0, k1, k2, k3) * sizeof(*es) & ev.omask;
 
-	/* no slots: vxgbpi_slot_none, free, ends the probe */
-	for (es = &base[trk_hash4(k0, k1, k2, k3) & st->eps.mask]; es->k[0];
-	     es = es + 1 == end ? base : es + 1) {
+	/* no slots: vxgbpi_slot_none (omask 0), free, ends the probe */
+	for (; (es = (const struct trk_slot *)(const void *)(ev.base + o))->k[0];
+	     o = (o + sizeof(*es)) & ev.omask) {
 		if (es->k[0] == k0 && ((es->k[1] ^ k1) | (es->k[2] ^ k2) | (es->k[3] ^ k3)) == 0)
 			return es->v.ep.mgroup & TRK_LEARNED ? es->v.ep.mgroup & ~TRK_LEARNED
 							     : VXGBP_GROUP_UNKNOWN;
@@ -398,6 +418,8 @@ static void cell_add(struct vxgbp_track_cell *out, size_t *w, uint32_t *idx, siz
  * no room for the index. */
 static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
 {
+	const struct ep_view ev = ep_view(st);
+	const struct trk_slot *ps = st->pairs.s, *pe = ps + st->pairs.cap;
 	size_t cap = TRK_TAB_MIN, size, w = 0;
 	uint32_t *idx;
 
@@ -406,13 +428,10 @@ static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
 	size = cap * sizeof(*idx);
 	if (!(idx = vxgbpi_mem_get(&st->mem, size)))
 		return -1;
-	for (size_t i = 0; i < st->pairs.cap; i++) {
-		const struct trk_slot *ps = &st->pairs.s[i];
-
+	for (; ps < pe; ps++)
 		if (ps->k[0])
 			cell_add(out, &w, idx, cap - 1,
-				 (uint32_t)((ps->k[0] & ~TRK_USED) >> 32), pair_dst(st, ps), ps);
-	}
+				 (uint32_t)((ps->k[0] & ~TRK_USED) >> 32), pair_dst(ev, ps), ps);
 	vxgbpi_mem_put(&st->mem, idx, size);
 	cell_sort(st, out, w);
 	return (int)w;
@@ -422,6 +441,7 @@ static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
  * equal cells merged. */
 static int matrix_sorted(const struct trk_state *st, struct vxgbp_track_cell *out)
 {
+	const struct ep_view ev = ep_view(st);
 	size_t m = 0, w = 0;
 
 	for (size_t i = 0; i < st->pairs.cap; i++) {
@@ -430,7 +450,7 @@ static int matrix_sorted(const struct trk_state *st, struct vxgbp_track_cell *ou
 		if (!ps->k[0])
 			continue;
 		out[m].src = (uint32_t)((ps->k[0] & ~TRK_USED) >> 32);
-		out[m].dst = pair_dst(st, ps);
+		out[m].dst = pair_dst(ev, ps);
 		out[m].frames = ps->v.cnt.frames;
 		out[m].bytes = ps->v.cnt.bytes;
 		m++;
