@@ -123,14 +123,13 @@ static inline int gd_frame_track_only(const struct gd_frame_cfg *c,
 	       s->trk && !s->chk && !s->rep && !s->wr && !s->count;
 }
 
-/* Stages 1 and 2 of a frame of such a run (its findings print nowhere). */
+/* Stages 1 and 2 of a frame of such a run (its findings print nowhere, so
+ * no result: the tracker then clears none, 4 instructions a frame). */
 static inline void gd_frame_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
 				  const struct gd_rec *rec, struct vxgbp_pkt *p)
 {
-	struct vxgbp_track_result tr; /* vxgbp_track_frame() sets what is read */
-
 	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, popts);
-	vxgbp_track_frame(trk, p, rec->no, &tr);
+	vxgbp_track_frame(trk, p, rec->no, NULL);
 }
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
  * the frames after this one get no stage 2 or 3.  Inline: it is asked

@@ -36,14 +36,24 @@ int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 	return tb->nv < 0 || tb->ng < 0 || tb->nc < 0 ? -1 : 0;
 }
 
+/* A group with a name, or an ID past the plain ones, in a 24-column
+ * field (text_group()'s slow way, a call of its own: its buffer made every
+ * call save and check a stack frame). */
+static void text_group_fmt(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
+{
+	char buf[64];
+	int n = group_format(buf, sizeof(buf), g, groups);
+
+	out_printf(o, "%-24.*s", n, buf);
+}
+
 /* A group in a 24-column field (a plain ID, "(no gbp)" and "(unknown)"
  * without printf: the matrix of a large capture has tens of thousands of
  * rows, and on the diverse capture a third of its destinations are
  * unknown, which cost 20 instructions a frame through snprintf). */
-static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
+static inline void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
 {
-	char buf[64], *p;
-	int n;
+	char *p;
 
 	if (g < VXGBP_GROUP_NONE && !vxgbp_groups_name(groups, (uint16_t)g)) {
 		p = out_reserve(o, 24); /* g < 0x10000: four digits */
@@ -59,8 +69,7 @@ static void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *
 		out_commit(o, p + 24);
 		return;
 	}
-	n = group_format(buf, sizeof(buf), g, groups);
-	out_printf(o, "%-24.*s", n, buf);
+	text_group_fmt(o, g, groups);
 }
 
 /* v right-aligned in w columns at p, as "%*llu" writes it: the spaces as
@@ -95,11 +104,13 @@ static char *num_w(char *p, uint64_t v, unsigned w)
 
 /* The counters of a text row, "%12llu %13llu" behind sep (a few bytes):
  * one reservation for the row's numbers instead of one write a field
- * (4,000 VNIs and 1,500 matrix rows on the diverse capture). */
+ * (4,000 VNIs and 1,500 matrix rows on the diverse capture).  Inline: each
+ * row's call saved its registers and measured sep, 30 instructions. */
 #define COUNTS_MAX (8 + 20 + 1 + 20) /* sep: at most 8 bytes (num_w: 16 for 13) */
 _Static_assert(COUNTS_MAX <= GD_RESERVE_MAX, "text_counts: one reservation");
 
-static void text_counts(struct gd_out *o, const char *sep, uint64_t frames, uint64_t bytes)
+static inline void text_counts(struct gd_out *o, const char *sep, uint64_t frames,
+			       uint64_t bytes)
 {
 	char *p = out_reserve(o, COUNTS_MAX);
 

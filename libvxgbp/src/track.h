@@ -376,9 +376,10 @@ struct vxgbp_track {
 unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			    struct vxgbp_track_result *r);
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
-/* vxgbp_track_frame() for MATRIX alone (st->pipeline), arguments checked
- * and r's findings cleared. */
-int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+/* vxgbp_track_frame() for MATRIX alone (st->pipeline) of a frame with a
+ * VXLAN header, after the arguments are checked, r's findings cleared and
+ * the frame counted (st->frames, st->bytes). */
+int vxgbpi_matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			struct vxgbp_track_result *r);
 unsigned vxgbpi_flows_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_flows_free(struct trk_state *st);

@@ -194,20 +194,21 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, ui
 	return apply(st, &st->pend);
 }
 
-/* A VXLAN frame of vxgbpi_matrix_alone(): the frame before's updates are
- * applied first, then this frame's keys hashed and their slots prefetched:
- * they wait for the next call (or a reading function), so the cache misses
- * overlap the caller's parse of the next frame.  Not inlined: the frames
- * that are not VXLAN would save its registers too.  GCC's straight-line
- * vectoriser is off here: it built each pair and endpoint key in two
- * vector registers (six instructions a key, every frame) for the stores
- * of the insertion path, which most frames never take. */
+/* A VXLAN frame of MATRIX alone (vxgbp_track_frame() checks and counts
+ * first): the frame before's updates are applied first, then this frame's
+ * keys hashed and their slots prefetched: they wait for the next call (or
+ * a reading function), so the cache misses overlap the caller's parse of
+ * the next frame.  Not inlined: the frames that are not VXLAN would save
+ * its registers too.  GCC's straight-line vectoriser is off here: it built
+ * each pair and endpoint key in two vector registers (six instructions a
+ * key, every frame) for the stores of the insertion path, which most
+ * frames never take. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((noinline, optimize("no-tree-slp-vectorize")))
 #elif defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+int vxgbpi_matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
 			struct vxgbp_track_result *r)
 {
 	unsigned full;
@@ -219,21 +220,6 @@ static int matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_
 	if (r)
 		r->full = full;
 	return full ? VXGBP_E_NOSPACE : 0;
-}
-
-/* MATRIX alone: all of vxgbp_track_frame() after its argument checks, in
- * one straight path (the dispatch and the calls between cost about 60
- * instructions a frame).  Frames without VXLAN only count. */
-int vxgbpi_matrix_alone(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
-			struct vxgbp_track_result *r)
-{
-	st->frames++;
-	st->bytes += p->wirelen;
-	if (p->have & VXGBP_HAVE_VXLAN)
-		return matrix_vxlan(st, p, frame, r);
-	st->other++;
-	st->unparsed += p->err != 0;
-	return 0;
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -252,45 +238,38 @@ static int cell_cmp(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
-/* Counters sorted by key, an LSD radix sort (keys under 2^24: VNIs, groups
- * up to VXGBP_GROUP_NONE) through tmp, n elements: four stable passes of
- * six bits (an even count: the result ends in a).  With 4,000 VNIs a
- * heapsort cost 13 instructions a frame of the diverse capture, this 2. */
-#define RADIX_BITS 6
-#define RADIX_PASSES 4
+/* Radix keys (track_sort.h): a VNI or group in three 9-bit digits; a
+ * cell's (src, dst), each a group ID, VXGBP_GROUP_NONE or _UNKNOWN, in
+ * four.  The diverse capture's 4,000 VNIs and 1,500 groups: heapsorts
+ * cost 13 instructions a frame, radix sorts of four 6-bit passes 5.3,
+ * these (two passes each) 3.1. */
+#define COUNT_DIGITS 3
+#define CELL_DIGITS 4
+#define CELL_DST_BITS 18
 
-static void count_radix(struct vxgbp_track_count *a, struct vxgbp_track_count *tmp, size_t n)
+_Static_assert(TRK_RADIX_BITS * COUNT_DIGITS >= 24 && VXGBP_VNI_MAX < (1u << 24) &&
+	       VXGBP_GROUP_NONE < (1u << 24),
+	       "count_key: every VNI and group");
+_Static_assert(VXGBP_GROUP_NONE < (1u << CELL_DST_BITS) &&
+	       VXGBP_GROUP_UNKNOWN < (1u << CELL_DST_BITS) &&
+	       TRK_RADIX_BITS * CELL_DIGITS >= 2 * CELL_DST_BITS && CELL_DIGITS <= TRK_RADIX_MAXD,
+	       "cell_key: every (src, dst)");
+
+static uint64_t count_key(const void *e)
 {
-	struct vxgbp_track_count *from = a, *to = tmp, *sw;
-	size_t pos[1u << RADIX_BITS];
-
-	for (unsigned pass = 0; pass < RADIX_PASSES; pass++) {
-		unsigned sh = pass * RADIX_BITS;
-		size_t sum = 0;
-
-		memset(pos, 0, sizeof(pos));
-		for (size_t i = 0; i < n; i++)
-			pos[(from[i].key >> sh) & ((1u << RADIX_BITS) - 1)]++;
-		for (size_t b = 0; b < (1u << RADIX_BITS); b++) {
-			size_t c = pos[b];
-
-			pos[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			to[pos[(from[i].key >> sh) & ((1u << RADIX_BITS) - 1)]++] = from[i];
-		sw = from;
-		from = to;
-		to = sw;
-	}
+	return ((const struct vxgbp_track_count *)e)->key;
 }
 
-_Static_assert(RADIX_PASSES % 2 == 0 && RADIX_BITS * RADIX_PASSES >= 24 &&
-	       VXGBP_VNI_MAX < (1u << 24) && VXGBP_GROUP_NONE < (1u << 24),
-	       "count_radix: every key, the result in place");
+/* (src, dst) as one number: the order of cell_cmp() */
+static uint64_t cell_key(const void *e)
+{
+	const struct vxgbp_track_cell *c = e;
+
+	return (uint64_t)c->src << CELL_DST_BITS | c->dst;
+}
 
 /* Sort counters by key: the radix sort when the budget has room for its
- * copy, else the heapsort. */
+ * copy, else the heapsort (n < 2^31: the callers' tables). */
 static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size_t n)
 {
 	size_t size = n * sizeof(*out);
@@ -300,7 +279,22 @@ static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size
 		TRK_SORT(out, n, count_cmp);
 		return;
 	}
-	count_radix(out, tmp, n);
+	TRK_RADIX(out, tmp, (uint32_t)n, COUNT_DIGITS, count_key);
+	vxgbpi_mem_put(&st->mem, tmp, size);
+}
+
+/* Sort matrix rows by (src, dst) in the same way (1,500 rows of the
+ * diverse capture: the heapsort cost 4.5 instructions a frame). */
+static void cell_sort(struct trk_state *st, struct vxgbp_track_cell *out, size_t n)
+{
+	size_t size = n * sizeof(*out);
+	struct vxgbp_track_cell *tmp;
+
+	if (n < 64 || !(tmp = vxgbpi_mem_get(&st->mem, size))) {
+		TRK_SORT(out, n, cell_cmp);
+		return;
+	}
+	TRK_RADIX(out, tmp, (uint32_t)n, CELL_DIGITS, cell_key);
 	vxgbpi_mem_put(&st->mem, tmp, size);
 }
 
@@ -353,19 +347,38 @@ int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *ou
 	return (int)st->nseen;
 }
 
+/* The endpoint table as pair_dst() reads it, copied into locals once (the
+ * rows' stores might change the state's words as far as GCC knows, so it
+ * read them again for every pair): the slots and the mask as a byte
+ * offset (a probe steps by adding a slot and masking, no compare for the
+ * wrap). */
+struct ep_view {
+	const unsigned char *base;
+	size_t omask; /* eps.mask * slot size */
+};
+
+static inline struct ep_view ep_view(const struct trk_state *st)
+{
+	struct ep_view ev = { (const unsigned char *)st->eps.s,
+			      st->eps.mask * sizeof(struct trk_slot) };
+
+	return ev;
+}
+
 /* The destination group of a pair: what its endpoint last sent with.
  * The endpoint's key is the pair's with the group out of word 0; built,
  * hashed and compared in registers (through trk_tab_find() it cost 70
  * instructions a pair, a third of a diverse capture's matrix reading). */
-static inline uint32_t pair_dst(const struct trk_state *st, const struct trk_slot *ps)
+static inline uint32_t pair_dst(struct ep_view ev, const struct trk_slot *ps)
 {
-	const struct trk_slot *base = st->eps.s, *end = st->eps.end, *es;
+	const struct trk_slot *es;
 	uint64_t k0 = TRK_USED | (ps->k[0] & VXGBP_VNI_MAX), k1 = ps->k[1], k2 = ps->k[2],
 		 k3 = ps->k[3];
+	size_t o = (size_t)trk_hash4(k0, k1, k2, k3) * sizeof(*es) & ev.omask;
 
-	/* no slots: vxgbpi_slot_none, free, ends the probe */
-	for (es = &base[trk_hash4(k0, k1, k2, k3) & st->eps.mask]; es->k[0];
-	     es = es + 1 == end ? base : es + 1) {
+	/* no slots: vxgbpi_slot_none (omask 0), free, ends the probe */
+	for (; (es = (const struct trk_slot *)(const void *)(ev.base + o))->k[0];
+	     o = (o + sizeof(*es)) & ev.omask) {
 		if (es->k[0] == k0 && ((es->k[1] ^ k1) | (es->k[2] ^ k2) | (es->k[3] ^ k3)) == 0)
 			return es->v.ep.mgroup & TRK_LEARNED ? es->v.ep.mgroup & ~TRK_LEARNED
 							     : VXGBP_GROUP_UNKNOWN;
@@ -405,6 +418,8 @@ static void cell_add(struct vxgbp_track_cell *out, size_t *w, uint32_t *idx, siz
  * no room for the index. */
 static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
 {
+	const struct ep_view ev = ep_view(st);
+	const struct trk_slot *ps = st->pairs.s, *pe = ps + st->pairs.cap;
 	size_t cap = TRK_TAB_MIN, size, w = 0;
 	uint32_t *idx;
 
@@ -413,15 +428,12 @@ static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
 	size = cap * sizeof(*idx);
 	if (!(idx = vxgbpi_mem_get(&st->mem, size)))
 		return -1;
-	for (size_t i = 0; i < st->pairs.cap; i++) {
-		const struct trk_slot *ps = &st->pairs.s[i];
-
+	for (; ps < pe; ps++)
 		if (ps->k[0])
 			cell_add(out, &w, idx, cap - 1,
-				 (uint32_t)((ps->k[0] & ~TRK_USED) >> 32), pair_dst(st, ps), ps);
-	}
+				 (uint32_t)((ps->k[0] & ~TRK_USED) >> 32), pair_dst(ev, ps), ps);
 	vxgbpi_mem_put(&st->mem, idx, size);
-	TRK_SORT(out, w, cell_cmp);
+	cell_sort(st, out, w);
 	return (int)w;
 }
 
@@ -429,6 +441,7 @@ static int matrix_hashed(struct trk_state *st, struct vxgbp_track_cell *out)
  * equal cells merged. */
 static int matrix_sorted(const struct trk_state *st, struct vxgbp_track_cell *out)
 {
+	const struct ep_view ev = ep_view(st);
 	size_t m = 0, w = 0;
 
 	for (size_t i = 0; i < st->pairs.cap; i++) {
@@ -437,7 +450,7 @@ static int matrix_sorted(const struct trk_state *st, struct vxgbp_track_cell *ou
 		if (!ps->k[0])
 			continue;
 		out[m].src = (uint32_t)((ps->k[0] & ~TRK_USED) >> 32);
-		out[m].dst = pair_dst(st, ps);
+		out[m].dst = pair_dst(ev, ps);
 		out[m].frames = ps->v.cnt.frames;
 		out[m].bytes = ps->v.cnt.bytes;
 		m++;

@@ -18,12 +18,16 @@
  *     with the size it was asked for;
  *   - plain VXLAN, non-VXLAN and unparsable frames counted;
  *   - MATRIX trackers fed disjoint frames, absorbed into one, equal to
- *     one tracker fed them all, or refused (never inexact) under a budget.
+ *     one tracker fed them all, or refused (never inexact) under a budget;
+ *   - the read-outs of many VNIs, groups and cells (the radix sort's
+ *     sizes) equal to a model worked out here, and the radix sort itself
+ *     equal to qsort on keys of every digit, stable.
  */
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
 
+#include "track_sort.h" /* white-box: the read-out's radix sort */
 #include "unit.h"
 
 #define GI (VXGBP_F_G | VXGBP_F_I)
@@ -1039,6 +1043,208 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/* ---- many keys: the read-outs' radix sort ---- */
+
+#define MK_FRAMES 700
+#define MK_VNIS 97
+#define MK_ADDRS 23
+
+static int mk_count_cmp(const void *a, const void *b)
+{
+	const struct vxgbp_track_count *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int mk_cell_cmp(const void *a, const void *b)
+{
+	const struct vxgbp_track_cell *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* The model's counters: key's entry in c[0, *n), added to. */
+static void mk_count(struct vxgbp_track_count *c, int *n, uint32_t key, int len)
+{
+	int i = 0;
+
+	while (i < *n && c[i].key != key)
+		i++;
+	if (i == *n)
+		c[(*n)++].key = key;
+	c[i].frames++;
+	c[i].bytes += (uint64_t)len;
+}
+
+static void mk_cell(struct vxgbp_track_cell *c, int *n, uint32_t src, uint32_t dst,
+		    uint64_t frames, uint64_t bytes)
+{
+	int i = 0;
+
+	while (i < *n && !(c[i].src == src && c[i].dst == dst))
+		i++;
+	if (i == *n) {
+		c[i].src = src;
+		c[i].dst = dst;
+		(*n)++;
+	}
+	c[i].frames += frames;
+	c[i].bytes += bytes;
+}
+
+/* Hundreds of VNIs (over all 24 bits), groups (over all 16 bits, and plain
+ * VXLAN) and cells (destinations learned or not): the tracker's read-outs
+ * sorted and summed as worked out here. */
+START_TEST(test_many_keys)
+{
+	static struct vxgbp_track_count v[MK_FRAMES], g[MK_FRAMES], mv[MK_FRAMES], mg[MK_FRAMES];
+	static struct vxgbp_track_cell c[MK_FRAMES], mc[MK_FRAMES];
+	static uint64_t pf[MK_FRAMES], pb[MK_FRAMES];
+	static uint32_t learned[MK_VNIS][MK_ADDRS + 1], pg[MK_FRAMES];
+	static int pv[MK_FRAMES], pd[MK_FRAMES];
+	struct vxgbp_track_summary s;
+	int nv = 0, ng = 0, nc = 0, np = 0;
+	struct tk k;
+
+	memset(learned, 0, sizeof(learned));
+	memset(mv, 0, sizeof(mv));
+	memset(mg, 0, sizeof(mg));
+	memset(mc, 0, sizeof(mc));
+	tk_start(&k, VXGBP_TRACK_MATRIX, 0);
+	for (int i = 0; i < MK_FRAMES; i++) {
+		int j = i % MK_VNIS, p;
+		uint32_t vni = j < 3 ? (uint32_t[]){ 0, VXGBP_VNI_MAX, 0x800000 }[j]
+				     : (uint32_t)j * 0x9e3779b1u & VXGBP_VNI_MAX;
+		uint16_t grp = (uint16_t)((i % 89) * 0x2e5 + 1);
+		int gbp = i % 11 != 0;
+		uint8_t sa = (uint8_t)(i % MK_ADDRS + 1), da = (uint8_t)(i * 7 % MK_ADDRS + 1);
+		struct fspec x = tcp(sa, da, gbp ? GI : VXGBP_F_I, gbp ? grp : 0, (uint8_t)i);
+		uint32_t gk = gbp ? grp : NONE;
+		struct fbuf f;
+
+		x.vni = vni;
+		build(&f, &x, 0);
+		EXPECT_EQ(vxgbp_track_frame(k.t, &f.p, ++k.no, NULL), 0);
+		mk_count(mv, &nv, vni, f.len);
+		mk_count(mg, &ng, gk, f.len);
+		if (gbp) /* the source learns its group: the latest frame's */
+			learned[j][sa] = 0x80000000u | grp;
+		for (p = 0; p < np && !(pg[p] == gk && pv[p] == j && pd[p] == da); p++)
+			;
+		if (p == np) {
+			pg[p] = gk;
+			pv[p] = j;
+			pd[p] = da;
+			np++;
+		}
+		pf[p]++;
+		pb[p] += (uint64_t)f.len;
+	}
+	for (int p = 0; p < np; p++) {
+		uint32_t l = learned[pv[p]][pd[p]];
+
+		mk_cell(mc, &nc, pg[p], l ? l & 0xffffu : UNKNOWN, pf[p], pb[p]);
+	}
+	qsort(mv, (size_t)nv, sizeof(*mv), mk_count_cmp);
+	qsort(mg, (size_t)ng, sizeof(*mg), mk_count_cmp);
+	qsort(mc, (size_t)nc, sizeof(*mc), mk_cell_cmp);
+	ck_assert_int_ge(nv, 64); /* the sizes that take the radix sort */
+	ck_assert_int_ge(ng, 64);
+	ck_assert_int_ge(nc, 64);
+	vxgbp_track_summary(k.t, &s);
+	EXPECT_EQ(s.vnis, nv);
+	EXPECT_EQ(s.groups, ng);
+	EXPECT_EQ(s.pairs, np);
+	memset(v, 0, sizeof(v)); /* padding too: compared with memcmp */
+	memset(g, 0, sizeof(g));
+	memset(c, 0, sizeof(c));
+	EXPECT_EQ(vxgbp_track_vnis(k.t, v, s.vnis), nv);
+	EXPECT_EQ(vxgbp_track_groups(k.t, g, s.groups), ng);
+	EXPECT_EQ(vxgbp_track_matrix(k.t, c, s.pairs), nc);
+	EXPECT(!memcmp(v, mv, sizeof(v)), "VNI counters differ (first %u, model %u)", v[0].key,
+	       mv[0].key);
+	EXPECT(!memcmp(g, mg, sizeof(g)), "group counters differ");
+	EXPECT(!memcmp(c, mc, sizeof(c)), "matrices differ (first %u > %u, model %u > %u)",
+	       c[0].src, c[0].dst, mc[0].src, mc[0].dst);
+	tk_stop(&k);
+}
+END_TEST
+
+static uint64_t rx_count_key(const void *e)
+{
+	return ((const struct vxgbp_track_count *)e)->key;
+}
+
+static uint64_t rx_cell_key(const void *e)
+{
+	const struct vxgbp_track_cell *c = e;
+
+	return (uint64_t)c->src << 18 | c->dst;
+}
+
+/* A pseudo-random number (xorshift64): the same on every run. */
+static uint64_t rx_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* trk_radix() against qsort: sizes around the digits' edges, keys that
+ * differ in one digit only (the others skipped), in all, or not at all;
+ * equal keys keep their order (frames numbers the input). */
+START_TEST(test_radix)
+{
+	static const uint32_t sizes[] = { 0, 1, 2, 3, 64, 65, 511, 512, 513, 3000 };
+	static struct vxgbp_track_count a[3000], b[3000], t[3000];
+	static struct vxgbp_track_cell ca[3000], cb[3000], ct[3000];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (unsigned z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		for (unsigned shape = 0; shape < 6; shape++) {
+			uint32_t n = sizes[z];
+
+			CTX("radix n %u shape %u", n, shape);
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t r = rx_next(&x);
+				/* shape 0-2: one 9-bit digit varies; 3: all 24 bits;
+				 * 4: one key; 5: few keys (equal ones kept in order) */
+				uint32_t key = shape < 3 ? (uint32_t)(r & 0x1ff) << (9 * shape)
+					     : shape == 3 ? (uint32_t)r & 0xffffff
+					     : shape == 4 ? 0x123456u : (uint32_t)r % 5 * 0x10101u;
+
+				memset(&a[i], 0, sizeof(a[i]));
+				a[i].key = key;
+				a[i].frames = i;
+				a[i].bytes = r;
+				memset(&ca[i], 0, sizeof(ca[i]));
+				ca[i].src = shape == 3 ? (uint32_t)(r >> 24) % 0x10001 : (uint32_t)(r >> 30) & 1;
+				ca[i].dst = shape == 4 ? UNKNOWN : key & 0x3ffff;
+				ca[i].frames = i;
+			}
+			memcpy(b, a, n * sizeof(*a));
+			memcpy(cb, ca, n * sizeof(*ca));
+			TRK_RADIX(a, t, n, 3, rx_count_key);
+			TRK_RADIX(ca, ct, n, 4, rx_cell_key);
+			qsort(b, n, sizeof(*b), mk_count_cmp);
+			qsort(cb, n, sizeof(*cb), mk_cell_cmp);
+			for (uint32_t i = 0; i < n; i++) {
+				EXPECT_EQ(a[i].key, b[i].key);
+				EXPECT_EQ(ca[i].src, cb[i].src);
+				EXPECT_EQ(ca[i].dst, cb[i].dst);
+				if (i && a[i].key == a[i - 1].key)
+					EXPECT(a[i].frames > a[i - 1].frames, "not stable at %u", i);
+				if (i && ca[i].src == ca[i - 1].src && ca[i].dst == ca[i - 1].dst)
+					EXPECT(ca[i].frames > ca[i - 1].frames, "cells not stable at %u", i);
+			}
+		}
+	}
+}
+END_TEST
+
 /* ---- absorbing: trackers fed disjoint frames (gbpdump -j --stats) ---- */
 
 #define AB_MAX 640
@@ -1296,6 +1502,8 @@ int main(void)
 	tcase_add_test(tc, test_matrix);
 	tcase_add_test(tc, test_pipeline_flush);
 	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_many_keys);
+	tcase_add_test(tc, test_radix);
 	tcase_add_test(tc, test_absorb);
 	tcase_add_test(tc, test_absorb_budget);
 	tcase_add_test(tc, test_absorb_errors);
