@@ -27,6 +27,8 @@
 
 #include <pcap/pcap.h>
 
+#include "dl.h"
+
 /* Every libpcap function gbpdump calls: a new one is one more entry. */
 #define GD_PCAP_FUNCS(X)                                                       \
 	X(pcap_activate)                                                       \
@@ -55,19 +57,14 @@
 	X(pcap_snapshot)                                                       \
 	X(pcap_stats)
 
-/* A pointer of the very type pcap.h declares the function with, so a call
- * through the table is checked as a direct call would be (__typeof__: GCC
- * and clang, also under -std=c11). */
-#define GD_PCAP_MEMBER(f) __typeof__(f) *f;
 struct gd_pcap {
-	GD_PCAP_FUNCS(GD_PCAP_MEMBER)
+	GD_PCAP_FUNCS(GD_DL_MEMBER)
 };
-#undef GD_PCAP_MEMBER
 
 /* Filled by the first successful gd_pcap_open(); all NULL before. */
 extern struct gd_pcap gd_pcap;
 
-/* Open libpcap and resolve every function, once per process (pthread_once:
+/* Open libpcap and resolve every function, once per process (gd_dl_open():
  * any thread may call it, and callers after the first get its outcome).
  * 0, or -1 with "WHAT needs libpcap: <dlerror()>" in err (n bytes), e.g.
  * "-i needs libpcap: libpcap.so.0.8: cannot open shared object file: No

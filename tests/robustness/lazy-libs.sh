@@ -1,16 +1,22 @@
 #!/bin/sh
-# libpcap-dl.sh GBPDUMP FIXTURES WORKDIR
-# gbpdump opens libpcap with dlopen() only when it needs it (gbpdump/pcap_dl.c):
+# lazy-libs.sh GBPDUMP FIXTURES WORKDIR
+# gbpdump opens libpcap and the decompressors with dlopen() only when it
+# needs them (gbpdump/dl.h):
 #  1. reading pcap and pcapng files (every output mode, -j 2, several
-#     inputs, standard input, gzip) does not load it: the dynamic loader's
-#     log (LD_DEBUG=libs) never names libpcap;
+#     inputs, standard input, gzip) does not load libpcap: the dynamic
+#     loader's log (LD_DEBUG=libs) never names it, nor, but for the gzip
+#     input, zlib, libzstd or liblzma;
 #  2. a filter expression, --libpcap, --version and a file in neither format
 #     do load it, and work: the filter keeps what it should, --libpcap
 #     prints what the native reader prints;
 #  3. when it cannot be opened (GBPDUMP_LIBPCAP names a missing library) or
 #     lacks a function (GBPDUMP_LIBPCAP=libz.so.1), whatever needed it ends
 #     with one line naming it and the library, exit status 2, nothing on
-#     standard output, no crash; a plain -r does not notice.
+#     standard output, no crash; a plain -r does not notice;
+#  4. a gzip, zstd or xz capture loads its decompressor only, and reads as
+#     the plain one; when the decompressor cannot be opened (GBPDUMP_LIBZ,
+#     GBPDUMP_LIBZSTD, GBPDUMP_LIBLZMA) or lacks a function: one line
+#     naming the file, the format and the library, exit status 2.
 set -u
 gd=$1 fix=$2 work=$3
 rm -rf "$work"
@@ -46,6 +52,8 @@ for args in "-r $pcap" "-r $ng" "-r $pcap -v" "-r $pcap --json" "-r $pcap --stat
 	[ -s out ] || fail "gbpdump $args: printed nothing"
 	[ -s ld ] || fail "gbpdump $args: no LD_DEBUG log (the test sees nothing)"
 	! grep -q libpcap ld || fail "gbpdump $args loaded libpcap: $(grep -m1 libpcap ld)"
+	[ "$args" = "-r in.pcap.gz" ] || ! grep -qE 'calling init: .*lib(z|zstd|lzma)\.so' ld ||
+		fail "gbpdump $args loaded a decompressor: $(grep -m1 -E 'lib(z|zstd|lzma)\.so' ld)"
 done
 run -r - < "$pcap"
 [ $rc = 0 ] && ! grep -q libpcap ld || fail "gbpdump -r - (stdin): status $rc or libpcap loaded"
@@ -104,20 +112,50 @@ want 2 "gbpdump: --version needs libpcap: $no" --version
 want 2 "gbpdump: -i needs libpcap: $no" -i lo --libpcap -c 1
 run -r "$pcap"
 [ $rc = 0 ] && cmp -s out plain || fail "missing libpcap: plain -r: status $rc or output differs"
-# a library without libpcap's functions (gbpdump links zlib: it is there)
-export GBPDUMP_LIBPCAP=libz.so.1
+# a library without libpcap's functions (the C library: it is there)
+export GBPDUMP_LIBPCAP=libc.so.6
 run -r "$pcap" udp
 [ $rc = 2 ] && [ ! -s out ] &&
-	grep -qx 'gbpdump: a filter expression needs libpcap: .*libz\.so\.1: undefined symbol: pcap_[a-z_]*' err ||
-	fail "GBPDUMP_LIBPCAP=libz.so.1 -r udp: status $rc: $(cat err)"
+	grep -qx 'gbpdump: a filter expression needs libpcap: .*libc\.so\.6: undefined symbol: pcap_[a-z_]*' err ||
+	fail "GBPDUMP_LIBPCAP=libc.so.6 -r udp: status $rc: $(cat err)"
 run --version
 [ $rc = 2 ] && grep -qx 'gbpdump: --version needs libpcap: .*undefined symbol: pcap_[a-z_]*' err ||
-	fail "GBPDUMP_LIBPCAP=libz.so.1 --version: status $rc: $(cat err)"
+	fail "GBPDUMP_LIBPCAP=libc.so.6 --version: status $rc: $(cat err)"
 # an empty value is no value: the build's libpcap
 export GBPDUMP_LIBPCAP=
 run -r "$pcap" udp
 [ $rc = 0 ] && cmp -s out plain || fail "GBPDUMP_LIBPCAP empty: filter udp: status $rc"
 unset GBPDUMP_LIBPCAP
 
-echo "libpcap-dl: $n runs, $fails failures"
+# 4. the decompressors, each for its format only
+xz -c "$pcap" > in.pcap.xz
+zstd -q -c "$pcap" > in.pcap.zst
+for c in "gz gzip zlib libz GBPDUMP_LIBZ" "zst zstd libzstd libzstd GBPDUMP_LIBZSTD" \
+	"xz xz liblzma liblzma GBPDUMP_LIBLZMA"; do
+	# shellcheck disable=SC2086
+	set -- $c
+	ext=$1 fmt=$2 label=$3 so=$4 var=$5
+	run -r in.pcap.$ext
+	[ $rc = 0 ] && cmp -s out plain || fail "-r in.pcap.$ext: status $rc or output differs"
+	grep -q "calling init: .*/$so\.so" ld || fail "-r in.pcap.$ext: $so not loaded"
+	others=$(grep -E 'calling init: .*lib(z|zstd|lzma)\.so' ld | grep -v "/$so\.so")
+	[ -z "$others" ] || fail "-r in.pcap.$ext loaded another decompressor: $others"
+	! grep -q libpcap ld || fail "-r in.pcap.$ext loaded libpcap"
+	for bad in "$work/missing/$so.so.1:cannot open shared object file: No such file or directory" \
+		"libc.so.6:undefined symbol: [A-Za-z_0-9]*"; do
+		lib=${bad%%:*} why=${bad#*:}
+		env "$var=$lib" sh -c '"$@" > out 2> err; echo $? > rc' sh "$gd" -r in.pcap.$ext
+		n=$((n + 1))
+		[ "$(cat rc)" = 2 ] && [ ! -s out ] &&
+			grep -qx "gbpdump: in.pcap.$ext: $fmt input needs $label: .*$why" err ||
+			fail "$var=$lib -r in.pcap.$ext: status $(cat rc): $(cat err)"
+	done
+done
+# the plain capture never asks for them
+GBPDUMP_LIBZ=/nonexistent GBPDUMP_LIBZSTD=/nonexistent GBPDUMP_LIBLZMA=/nonexistent \
+	"$gd" -r "$pcap" > out 2> err
+[ $? = 0 ] && cmp -s out plain || fail "decompressors missing: plain -r: $(cat err)"
+n=$((n + 1))
+
+echo "lazy-libs: $n runs, $fails failures"
 [ $fails = 0 ]
