@@ -926,10 +926,13 @@ walk_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
 	   struct vxgbp_pkt *pkt, const struct gd_walk *w)
 {
 	struct gd_walk l = *w; /* a copy whose address stays here */
+	/* a const copy: no call may change it, so vxgbp_pkt_parse()'s choice
+	 * of parse (inlined here by LTO) is made once, not a frame */
+	const struct vxgbp_parse_opts o = *popts;
 	struct gd_rec rec;
 
 	while (gd_walk_next(&l, &rec, 0))
-		gd_frame_track(popts, trk, &rec, pkt);
+		gd_frame_track(&o, trk, &rec, pkt);
 	return (struct walk_at){ l.p, l.no };
 }
 
