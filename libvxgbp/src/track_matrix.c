@@ -268,34 +268,39 @@ static uint64_t cell_key(const void *e)
 	return (uint64_t)c->src << CELL_DST_BITS | c->dst;
 }
 
-/* Sort counters by key: the radix sort when the budget has room for its
- * copy, else the heapsort (n < 2^31: the callers' tables). */
-static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size_t n)
-{
-	size_t size = n * sizeof(*out);
-	struct vxgbp_track_count *tmp;
+/* Sort read-out rows (counters or cells, size bytes each) by key: the
+ * radix sort (nd digits of key()) when the budget has room for its copy,
+ * else the heapsort by cmp, the same order (n < 2^31: the callers'
+ * tables). */
+#define SORT_ROW_MAX 32
+_Static_assert(sizeof(struct vxgbp_track_count) <= SORT_ROW_MAX &&
+	       sizeof(struct vxgbp_track_cell) <= SORT_ROW_MAX, "rows_sort: a row in one[]");
 
-	if (n < 64 || !(tmp = vxgbpi_mem_get(&st->mem, size))) {
-		TRK_SORT(out, n, count_cmp);
+static inline void rows_sort(struct trk_state *st, void *out, size_t n, size_t size,
+			     int (*cmp)(const void *, const void *), unsigned nd,
+			     uint64_t (*key)(const void *))
+{
+	unsigned char *tmp, one[SORT_ROW_MAX];
+	size_t bytes = n * size;
+
+	if (n < 64 || !(tmp = vxgbpi_mem_get(&st->mem, bytes))) {
+		trk_heapsort(out, n, size, one, cmp);
 		return;
 	}
-	TRK_RADIX(out, tmp, (uint32_t)n, COUNT_DIGITS, count_key);
-	vxgbpi_mem_put(&st->mem, tmp, size);
+	trk_radix(out, tmp, (uint32_t)n, size, nd, key);
+	vxgbpi_mem_put(&st->mem, tmp, bytes);
 }
 
-/* Sort matrix rows by (src, dst) in the same way (1,500 rows of the
- * diverse capture: the heapsort cost 4.5 instructions a frame). */
+static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size_t n)
+{
+	rows_sort(st, out, n, sizeof(*out), count_cmp, COUNT_DIGITS, count_key);
+}
+
+/* Matrix rows by (src, dst) (1,500 rows of the diverse capture: the
+ * heapsort cost 4.5 instructions a frame). */
 static void cell_sort(struct trk_state *st, struct vxgbp_track_cell *out, size_t n)
 {
-	size_t size = n * sizeof(*out);
-	struct vxgbp_track_cell *tmp;
-
-	if (n < 64 || !(tmp = vxgbpi_mem_get(&st->mem, size))) {
-		TRK_SORT(out, n, cell_cmp);
-		return;
-	}
-	TRK_RADIX(out, tmp, (uint32_t)n, CELL_DIGITS, cell_key);
-	vxgbpi_mem_put(&st->mem, tmp, size);
+	rows_sort(st, out, n, sizeof(*out), cell_cmp, CELL_DIGITS, cell_key);
 }
 
 /* The started tracker's state with the waiting frame applied, or NULL. */
