@@ -138,16 +138,11 @@ static int input_open(struct gd_inputs *s, struct gd_input *in, const char *name
 	in->fc.popts = &in->popts;
 	if (!filter)
 		return 0;
-	if (gd_pcap_open("a filter expression", errbuf, GD_ERRBUF) < 0)
+	if (!(in->dead = gd_pcap_filter(reader_dlt(&in->rd),
+					in->rd.snaplen ? (int)in->rd.snaplen : 262144,
+					PCAP_TSTAMP_PRECISION_NANO, filter, &in->prog, name, errbuf,
+					GD_ERRBUF)))
 		return -1;
-	in->dead = gd_pcap.pcap_open_dead_with_tstamp_precision(reader_dlt(&in->rd),
-			in->rd.snaplen ? (int)in->rd.snaplen : 262144, PCAP_TSTAMP_PRECISION_NANO);
-	if (!in->dead ||
-	    gd_pcap.pcap_compile(in->dead, &in->prog, filter, 1, PCAP_NETMASK_UNKNOWN)) {
-		snprintf(errbuf, GD_ERRBUF, "%s: filter '%s': %s", name, filter,
-			 in->dead ? gd_pcap.pcap_geterr(in->dead) : "out of memory");
-		return -1;
-	}
 	in->have_prog = 1;
 	in->fc.prog = &in->prog;
 	return 0;

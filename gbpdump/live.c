@@ -273,16 +273,10 @@ int live_set_filter(struct gd_live *l, const char *expr, char *errbuf)
 	int rc = 0;
 
 	if (expr) {
-		if (gd_pcap_open("a filter expression", errbuf, GD_ERRBUF) < 0)
+		if (!(dead = gd_pcap_filter(DLT_EN10MB, (int)l->snaplen,
+					    PCAP_TSTAMP_PRECISION_MICRO, expr, &bp, NULL, errbuf,
+					    GD_ERRBUF)))
 			return -1;
-		dead = gd_pcap.pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
-		if (!dead || gd_pcap.pcap_compile(dead, &bp, expr, 1, PCAP_NETMASK_UNKNOWN) < 0) {
-			snprintf(errbuf, GD_ERRBUF, "filter '%s': %s", expr,
-				 dead ? gd_pcap.pcap_geterr(dead) : "out of memory");
-			if (dead)
-				gd_pcap.pcap_close(dead);
-			return -1;
-		}
 	}
 	if (!(f = build_prog(l, expr ? &bp : NULL, is_loopback(l), &n))) {
 		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", l->name);

@@ -734,17 +734,12 @@ static int open_filter(struct run *r, const struct opts *o)
 		return GO_ON;
 	if (o->iface) {
 		rr = reader_set_filter(&r->rd, o->filter, r->errbuf);
-	} else if (gd_pcap_open("a filter expression", r->errbuf, sizeof(r->errbuf)) < 0) {
-		rr = -1;
 	} else {
-		r->dead = gd_pcap.pcap_open_dead_with_tstamp_precision(reader_dlt(&r->rd),
-				r->rd.snaplen ? (int)r->rd.snaplen : 262144,
-				PCAP_TSTAMP_PRECISION_NANO);
-		rr = r->dead && gd_pcap.pcap_compile(r->dead, &r->prog, o->filter, 1,
-						     PCAP_NETMASK_UNKNOWN) == 0 ? 0 : -1;
-		if (rr)
-			snprintf(r->errbuf, sizeof(r->errbuf), "filter '%s': %s", o->filter,
-				 r->dead ? gd_pcap.pcap_geterr(r->dead) : "out of memory");
+		r->dead = gd_pcap_filter(reader_dlt(&r->rd),
+					 r->rd.snaplen ? (int)r->rd.snaplen : 262144,
+					 PCAP_TSTAMP_PRECISION_NANO, o->filter, &r->prog, NULL,
+					 r->errbuf, sizeof(r->errbuf));
+		rr = r->dead ? 0 : -1;
 		r->have_prog = !rr;
 	}
 	if (!rr)

@@ -46,7 +46,6 @@
 	X(pcap_major_version)                                                  \
 	X(pcap_next_ex)                                                        \
 	X(pcap_offline_filter)                                                 \
-	X(pcap_open_dead)                                                      \
 	X(pcap_open_dead_with_tstamp_precision)                                \
 	X(pcap_set_buffer_size)                                                \
 	X(pcap_set_immediate_mode)                                             \
@@ -70,5 +69,13 @@ extern struct gd_pcap gd_pcap;
  * "-i needs libpcap: libpcap.so.0.8: cannot open shared object file: No
  * such file or directory". */
 int gd_pcap_open(const char *what, char *err, size_t n);
+
+/* The BPF expression expr compiled into prog for link type dlt, snaplen and
+ * time stamp precision, libpcap opened first: the pcap_t it was compiled
+ * with (pcap_freecode(prog), then pcap_close() it), or NULL with the
+ * reason in err (n bytes): "a filter expression needs libpcap: ...", or
+ * "[WHO: ]filter 'EXPR': <libpcap's reason>". */
+pcap_t *gd_pcap_filter(int dlt, int snaplen, int precision, const char *expr,
+		       struct bpf_program *prog, const char *who, char *err, size_t n);
 
 #endif
