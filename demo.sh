@@ -4,7 +4,7 @@
 #   ./demo.sh [CAPTURE]   default: fixtures/basic-gbp.pcap
 set -eu
 cd "$(dirname "$0")"
-scripts/install-deps core >&2
+scripts/install-deps demo >&2
 cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVXGBP_BUILD_TESTS=OFF \
 	-DVXGBP_BUILD_DISSECTOR=OFF >/dev/null
 cmake --build build-demo -j"$(nproc 2>/dev/null || echo 2)" --target gbpdump >/dev/null
