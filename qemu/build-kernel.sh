@@ -17,6 +17,8 @@
 # usage: build-kernel.sh            build (or reuse) and print the kernel dir
 #        build-kernel.sh --print-dir  print the kernel dir, build nothing
 #        build-kernel.sh --check      exit 0 if the kernels are cached
+#        build-kernel.sh --tools      exit 0 if every tool and header the
+#                                     build needs is here (scripts/deps/qemu.list)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,14 +46,30 @@ compute_key() {
 	} | sha256sum | cut -c1-16
 }
 
+# what Kbuild runs for tinyconfig + the fragment (kconfig: flex, bison;
+# objtool: libelf; certs and sign-file: libssl; timeconst: bc) and what
+# this script runs
+check_tools() {
+	local t h bad=""
+	for t in make gcc ld flex bison bc perl cpio xz tar git ccache python3; do
+		command -v "$t" >/dev/null || bad="$bad $t"
+	done
+	for h in gelf.h openssl/opensslv.h; do
+		echo "#include <$h>" | gcc -E -x c - >/dev/null 2>&1 || bad="$bad <$h>"
+	done
+	[ -r "$tarball" ] || bad="$bad $tarball"
+	[ -z "$bad" ] || { echo "build-kernel: missing:$bad (scripts/deps/qemu.list)" >&2; return 1; }
+}
+
 key=$(compute_key)
 outdir=$cache/kernels/$key
 
 case "${1:-}" in
 --print-dir) echo "$outdir"; exit 0 ;;
 --check) [ -f "$outdir/done" ]; exit $? ;;
+--tools) check_tools; exit $? ;;
 "") ;;
-*) echo "usage: $0 [--print-dir|--check]" >&2; exit 2 ;;
+*) echo "usage: $0 [--print-dir|--check|--tools]" >&2; exit 2 ;;
 esac
 
 if [ -f "$outdir/done" ]; then
@@ -60,6 +78,7 @@ if [ -f "$outdir/done" ]; then
 	exit 0
 fi
 
+check_tools || exit 2
 mkdir -p "$cache"
 exec 9>"$cache/.build.lock"
 flock 9
