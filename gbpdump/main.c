@@ -879,8 +879,8 @@ static void frame_setup(struct run *r, const struct opts *o)
 	r->fc.gbp_id = o->gbp_id;
 	r->fc.vni = o->vni;
 	r->fc.keep_unjudged = r->chk != NULL;
-	r->fc.emit = o->wfile || r->chk || o->stats || r->policy ? GD_EMIT_NONE
-		     : o->json ? GD_EMIT_JSON : GD_EMIT_TEXT;
+	r->fc.print = o->wfile || r->chk || o->stats || r->policy ? NULL
+		      : o->json ? print_json : print_text;
 	r->fc.pp = &r->pp;
 	r->fs.trk = r->trk;
 	r->fs.chk = r->chk;
@@ -889,109 +889,18 @@ static void frame_setup(struct run *r, const struct opts *o)
 	r->fs.count = o->count;
 }
 
-/* One frame through the three stages on this thread.  Returns 1 when it
- * matched.  Inlined into the loops (GCC left it a call once stages 2 and
- * 3 were inline: 16 instructions a frame of --stats). */
-static inline __attribute__((always_inline)) int
-one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
+/* One frame through the three stages on this thread: 1 when the run must
+ * stop after it (-c reached, -w or the output failed). */
+/* always_inline: GCC leaves it a call, 14 instructions a frame of --stats. */
+static inline __attribute__((always_inline)) int one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
 {
 	uint64_t xf;
 
 	if (!gd_frame_parse(fc, rec, &r->pkt))
 		return 0;
 	xf = gd_frame_state(&r->fs, rec, &r->pkt);
-	if (fc->emit != GD_EMIT_NONE) /* --stats, --check, -w: no call */
-		gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
-	return 1;
-}
-
-/* Where a walk got to: what it moves (struct gd_walk). */
-struct walk_at {
-	const uint8_t *p;
-	uint64_t no;
-};
-
-/* The frames of a walk (inputs.h) of a run that is gd_frame_track_only():
- * the parse and the tracker.  A function of its own, w copied in and
- * where it got to returned in registers, so that the loop's invariants
- * stay in registers (inlined into main(), GCC spilled four of them around
- * each call: 36 instructions a frame against 25). */
-static __attribute__((noinline)) struct walk_at
-walk_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
-	   struct vxgbp_pkt *pkt, const struct gd_walk *w)
-{
-	struct gd_walk l = *w; /* a copy whose address stays here */
-	/* a const copy: no call may change it, so vxgbp_pkt_parse()'s choice
-	 * of parse (inlined here by LTO) is made once, not a frame */
-	const struct vxgbp_parse_opts o = *popts;
-	struct gd_rec rec;
-
-	while (gd_walk_next(&l, &rec, 0))
-		gd_frame_track(&o, trk, &rec, pkt);
-	return (struct walk_at){ l.p, l.no };
-}
-
-/* The frames of a walk through the stages (plan: gd_frame_plan(), a
- * constant here): 1 when the run must stop (-c, -w, the output failed), 0
- * at the walk's end.  Each plan a function of its own, for the registers
- * as walk_track(). */
-static inline __attribute__((always_inline)) int
-walk_plan(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w, unsigned plan)
-{
-	struct gd_walk l = *w; /* a copy whose address stays here */
-	struct gd_rec rec;
-	int halt = 0;
-
-	while (gd_walk_next(&l, &rec, 1)) {
-		if (plan == GD_PLAN_ANY)
-			halt = one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs));
-		else
-			halt = gd_frame_planned(fc, &r->fs, &r->pp, r->out, &rec, &r->pkt, plan);
-		if (halt)
-			break;
-	}
-	w->p = l.p; /* what the walk moves */
-	w->no = l.no;
-	return halt;
-}
-
-static __attribute__((noinline)) int
-walk_any(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_ANY);
-}
-
-static __attribute__((noinline)) int
-walk_text(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_TEXT);
-}
-
-static __attribute__((noinline)) int
-walk_text_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_TEXT | GD_PLAN_TRK);
-}
-
-static __attribute__((noinline)) int
-walk_json_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_JSON | GD_PLAN_TRK);
-}
-
-/* The walk for the run's plan (the commonest have a loop of their own). */
-static int walk_all(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	switch (gd_frame_plan(fc, &r->fs)) {
-	case GD_PLAN_TEXT:
-		return walk_text(r, fc, w);
-	case GD_PLAN_TEXT | GD_PLAN_TRK:
-		return walk_text_trk(r, fc, w);
-	case GD_PLAN_JSON | GD_PLAN_TRK:
-		return walk_json_trk(r, fc, w);
-	default:
-		return walk_any(r, fc, w);
-	}
+	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
+	return r->out->err || gd_frame_stop(&r->fs);
 }
 
 /* The records the current input's walk takes (inputs_walk_begin()): 1
@@ -1000,19 +909,14 @@ static int walk_frames(struct run *r)
 {
 	const struct gd_frame_cfg *fc;
 	struct gd_walk w;
-	int halt = 0;
+	struct gd_rec rec;
+	int halt = 0, full;
 
 	if (!inputs_walk_begin(&r->ins, &w, &fc))
 		return 0;
-	if (gd_frame_track_only(fc, &r->fs)) {
-		struct walk_at at = walk_track(fc->popts, r->fs.trk, &r->pkt, &w);
-
-		r->fs.matched += at.no - w.no; /* every frame matched */
-		w.p = at.p;
-		w.no = at.no;
-	} else {
-		halt = walk_all(r, fc, &w);
-	}
+	full = gd_frame_reads_time(fc, &r->fs);
+	while (!halt && gd_walk_next(&w, &rec, full))
+		halt = one_frame(r, fc, &rec);
 	inputs_walk_end(&r->ins, &w);
 	return halt;
 }
@@ -1032,7 +936,7 @@ static int run_serial(struct run *r)
 			return 1;
 		if ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) != 1)
 			return rr;
-		if (one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs)))
+		if (one_frame(r, fc, &rec))
 			return 1;
 	}
 }
@@ -1066,7 +970,7 @@ static int shardable(const struct run *r, const struct gd_par_src *src, unsigned
 	if (!(e && !strcmp(e, "1")) && jobs < SHARD_MIN_JOBS)
 		return 0;
 	return src->stripes && r->trk && r->trk_opts.what == VXGBP_TRACK_MATRIX && !r->fs.chk &&
-	       !r->fs.rep && !r->fs.wr && !r->fs.count && r->fc.emit == GD_EMIT_NONE;
+	       !r->fs.rep && !r->fs.wr && !r->fs.count && !r->fc.print;
 }
 
 /* A worker's tracker: its allocator's failure is its own (no shared flag). */
@@ -1264,8 +1168,7 @@ static int run_loop(struct run *r, const struct opts *o)
 		if (r->rd.lv && r->rd.lv->nsock > 1) /* -j: the workers (live_run.c) */
 			return live_run(&r->rd, &r->fc, &r->fs, r->out, &stop, r->errbuf);
 		while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1)
-			if (one_frame(r, &r->fc, &rec) &&
-			    (r->out->err || gd_frame_stop(&r->fs)))
+			if (one_frame(r, &r->fc, &rec))
 				break;
 		return rr;
 	}

@@ -182,7 +182,7 @@ static void batch_emit(struct batch *b, struct gd_print *pp)
 
 	b->nused = 0;
 	b->oom = 0;
-	if (b->cfg->emit == GD_EMIT_NONE)
+	if (!b->cfg->print)
 		return;
 	if (!(o = blk_get(b, 0))) {
 		b->oom = 1;
