@@ -14,6 +14,7 @@ GEN=$2
 FIX=$3
 STEP=1
 [ "${4:-}" = quick ] && STEP=7
+# shellcheck source=tests/parallel/lib.sh disable=SC2034 # G: used by lib.sh
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
