@@ -15,7 +15,13 @@
 # Captures (gbpgen): a fabric's mix: 4,000 VNIs, 2,000 groups, 20,000 inner
 # hosts, 50,000 flows, frames of 60-1500 bytes, some IPv6 underlay and some
 # frames that are not VXLAN (the shape of run.sh's diverse capture).
-# Output: a Markdown table on standard output, `uptime` above it.
+# Output: a Markdown table on standard output, `uptime` above it.  Each -j 2
+# row also gives the bound of this machine, measured in the same run:
+# `cat FILE` takes c, its two halves read at once (two `dd`) take h, so
+# the copy out of the page cache scales c/h over two cores while CPU work
+# scales 2x; with r = (-j 1 time) - c, -j 2 takes at least h + r/2
+# (docs/performance.md, "Seventh round"), and the row says what share of
+# that bound's speed-up it reached.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../build-perf/bin dir=/var/tmp/vxgbp-jobs runs=5 frames=300000 gb=1 big=0
@@ -68,6 +74,12 @@ measure() {
 	echo "$name $(((t1 - t0) / 1000)) $(tail -n 1 "$tmp/rss")" >>"$tmp/rows"
 }
 
+# HALVES FILE: its two halves read at once, as cat reads (the copy's scaling)
+HALVES='h=$((($(stat -L -c %s "$1") / 2 + 131071) / 131072))
+dd if="$1" of=/dev/null bs=128k count=$h 2>/dev/null &
+dd if="$1" of=/dev/null bs=128k skip=$h 2>/dev/null
+wait'
+
 # bench FILE JOBS...: the table rows of one capture
 bench() {
 	local f=$1 r j m name
@@ -75,6 +87,7 @@ bench() {
 	: >"$tmp/rows"
 	for ((r = 0; r < runs; r++)); do
 		measure cat cat "$f"
+		measure halves sh -c "$HALVES" halves "$f"
 		for m in text json stats; do
 			for j in "$@"; do
 				case $m in
@@ -86,7 +99,7 @@ bench() {
 		done
 	done
 	# medians, then the rows
-	awk -v file="$(basename "$f")" -v mb="$(($(stat -c %s "$f") / 1000000))" '
+	awk -v file="$(basename "$f")" -v mb="$(($(stat -L -c %s "$f") / 1000000))" '
 		{ t[$1] = t[$1] " " $2; if ($3 > rss[$1]) rss[$1] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 		function med(s,   a, k, i, j, v) {
 			k = split(s, a, " ")
@@ -94,15 +107,21 @@ bench() {
 			return a[int((k + 1) / 2)]
 		}
 		END {
-			c = med(t["cat"])
+			c = med(t["cat"]); h = med(t["halves"])
 			for (i = 1; i <= n; i++) {
-				name = order[i]; if (name == "cat") continue
+				name = order[i]; if (name == "cat" || name == "halves") continue
 				split(name, p, "."); m = med(t[name])
 				if (p[2] == 1) one[p[1]] = m
-				printf "| %s (%s MB) | %s | %s | %.3f s | %.2fx | %.1fx cat | %.0f MB |\n",
-					file, mb, p[1], p[2], m / 1e6, one[p[1]] / m, m / c, rss[name] / 1024
+				bound = ""
+				if (p[2] == 2) {
+					b = one[p[1]] / (h + (one[p[1]] - c) / 2)
+					bound = sprintf("%.2fx (%.0f %%)", b, 100 * one[p[1]] / m / b)
+				}
+				printf "| %s (%s MB) | %s | %s | %.3f s | %.2fx | %s | %.1fx cat | %.0f MB |\n",
+					file, mb, p[1], p[2], m / 1e6, one[p[1]] / m, bound, m / c, rss[name] / 1024
 			}
-			printf "| %s (%s MB) | cat | | %.3f s | | 1.0x | %.0f MB |\n", file, mb, c / 1e6, rss["cat"] / 1024
+			printf "| %s (%s MB) | cat | | %.3f s | | | 1.0x | %.0f MB |\n", file, mb, c / 1e6, rss["cat"] / 1024
+			printf "| %s (%s MB) | cat, two halves at once | | %.3f s | | | %.2fx cat | |\n", file, mb, h / 1e6, h / c
 		}' "$tmp/rows"
 }
 
@@ -126,8 +145,8 @@ fi
 echo "uptime: $(uptime)"
 echo "gbpdump -j N, $(nproc) CPUs, medians of $runs runs (wall clock, output to /dev/null)"
 echo
-echo "| capture | mode | -j | time | speed-up vs -j 1 | vs cat | peak RSS |"
-echo "|---|---|---|---|---|---|---|"
+echo "| capture | mode | -j | time | speed-up vs -j 1 | bound (reached) | vs cat | peak RSS |"
+echo "|---|---|---|---|---|---|---|---|"
 for f in "${caps[@]}"; do
 	# shellcheck disable=SC2086 # the list of -j values
 	bench "$f" $js

@@ -42,12 +42,10 @@ struct gd_check;  /* check.h */
 struct gd_report; /* report.h */
 struct gd_writer; /* writer.h */
 
-/* What stage 3 prints for a frame. */
-enum gd_emit {
-	GD_EMIT_NONE = 0, /* -w, --stats, --check, --policy, --report: nothing per frame */
-	GD_EMIT_TEXT,
-	GD_EMIT_JSON,
-};
+/* Stage 3's printer (print.h): print_text, print_json, or none (NULL:
+ * -w, --stats, --check, --policy, --report print nothing per frame). */
+typedef void gd_frame_printer(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+			      const struct vxgbp_pkt *p, uint64_t xf);
 
 /* Read-only configuration, shared by every thread. */
 struct gd_frame_cfg {
@@ -56,7 +54,7 @@ struct gd_frame_cfg {
 	int want_gbp, want_vni;               /* --gbp, --vni given */
 	uint32_t gbp_id, vni;
 	int keep_unjudged;                    /* --check: unjudged frames pass --gbp/--vni */
-	enum gd_emit emit;
+	gd_frame_printer *print;              /* NULL: nothing per frame */
 	const struct gd_print *pp;            /* print settings (copy per thread) */
 };
 
@@ -75,8 +73,7 @@ struct gd_frame_state {
 int gd_frame_parse_all(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 		       struct vxgbp_pkt *p);
 /* Stage 1: 1 when the frame matched (p is then its parse), 0 when not.
- * Inline for the runs without a filter (most): the parse is the only
- * call (a call of its own here cost 25 instructions a frame of --stats). */
+ * Inline: for the runs without a filter (most) the parse is the only call. */
 static inline int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 				 struct vxgbp_pkt *p)
 {
@@ -90,10 +87,9 @@ static inline int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_r
 uint64_t gd_frame_state_all(struct gd_frame_state *s, const struct gd_rec *rec,
 			    const struct vxgbp_pkt *p);
 /* Stage 2, for a frame stage 1 matched: the cross-frame findings of the
- * frame (VXGBP_RB bits, 0 without a tracker).  Inline for the runs with
+ * frame (VXGBP_RB bits, 0 without a tracker).  Inline: for the runs with
  * nothing but the count and the tracker to keep (text, -c, -v, --json,
- * --stats): the tracker is the only call (one more call a frame, with its
- * checks of the objects absent, was 36 instructions of --stats). */
+ * --stats) the tracker is the only call. */
 static inline uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_rec *rec,
 				      const struct vxgbp_pkt *p)
 {
@@ -108,89 +104,29 @@ static inline uint64_t gd_frame_state(struct gd_frame_state *s, const struct gd_
 	vxgbp_track_frame(s->trk, p, rec->no, &tr);
 	return tr.findings;
 }
-/*
- * A run whose stages 1 and 2 are the parse and the tracker and nothing
- * else (--stats, --policy): no BPF program, no --gbp/--vni, no -c, no
- * --check, --report or -w, nothing printed.  Every frame matches then, no
- * frame stops the run and stage 3 has nothing to do, so a loop over such
- * frames needs gd_frame_track() alone and adds the frames to s->matched
- * itself; the tracker reads no timestamp or offset (gd_walk_next()'s full).
- */
-static inline int gd_frame_track_only(const struct gd_frame_cfg *c,
-				      const struct gd_frame_state *s)
-{
-	return !c->prog && !c->want_gbp && !c->want_vni && c->emit == GD_EMIT_NONE &&
-	       s->trk && !s->chk && !s->rep && !s->wr && !s->count;
-}
-
-/* Stages 1 and 2 of a frame of such a run (its findings print nowhere, so
- * no result: the tracker then clears none, 4 instructions a frame). */
-static inline void gd_frame_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
-				  const struct gd_rec *rec, struct vxgbp_pkt *p)
-{
-	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, popts);
-	vxgbp_track_frame(trk, p, rec->no, NULL);
-}
 /* After stage 2: 1 when the run must stop here (-c reached, -w failed);
- * the frames after this one get no stage 2 or 3.  Inline: it is asked
- * after every frame. */
+ * the frames after this one get no stage 2 or 3. */
 static inline int gd_frame_stop(const struct gd_frame_state *s)
 {
 	return s->stop;
 }
-/* Stage 3 for a frame stage 2 saw (inline: a call a frame less). */
+/* Stage 3 for a frame stage 2 saw. */
 static inline void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp,
 				 struct gd_out *o, const struct gd_rec *rec,
 				 const struct vxgbp_pkt *p, uint64_t xf)
 {
-	if (c->emit == GD_EMIT_TEXT)
-		print_text(o, pp, rec, p, xf);
-	else if (c->emit == GD_EMIT_JSON)
-		print_json(o, pp, rec, p, xf);
-}
-/*
- * The three stages in one for a loop over many frames of a run with no
- * filter and nothing but the count and the tracker in stage 2 (text, -v,
- * --json): the plan (GD_PLAN_ bits, a constant where the loop is
- * compiled) says whether there is a tracker and what is printed, so no
- * frame tests the objects the run does not have (about 15 instructions a
- * frame of text).  gd_frame_plan(): the run's plan, or GD_PLAN_ANY when it
- * has more (the stages one by one then).  gd_frame_planned(): what stages
- * 1 to 3 do with such a run; 1 when the run must stop here (-c, the
- * output failed).
- */
-#define GD_PLAN_TRK 1u  /* the tracker */
-#define GD_PLAN_TEXT 2u /* print_text() */
-#define GD_PLAN_JSON 4u /* print_json() */
-#define GD_PLAN_ANY 8u
-static inline unsigned gd_frame_plan(const struct gd_frame_cfg *c, const struct gd_frame_state *s)
-{
-	if (c->prog || c->want_gbp || c->want_vni || s->chk || s->rep || s->wr)
-		return GD_PLAN_ANY;
-	return (s->trk ? GD_PLAN_TRK : 0) | (c->emit == GD_EMIT_TEXT ? GD_PLAN_TEXT : 0) |
-	       (c->emit == GD_EMIT_JSON ? GD_PLAN_JSON : 0);
+	if (c->print)
+		c->print(o, pp, rec, p, xf);
 }
 
-static inline __attribute__((always_inline)) int
-gd_frame_planned(const struct gd_frame_cfg *c, struct gd_frame_state *s, struct gd_print *pp,
-		 struct gd_out *o, const struct gd_rec *rec, struct vxgbp_pkt *p, unsigned plan)
+/* 0 when no stage reads a record's timestamp or offset (--stats, --policy:
+ * nothing printed, no BPF program, --check, --report or -w), so that a
+ * walk may leave them unset (reader.h, gd_walk_next()). */
+static inline int gd_frame_reads_time(const struct gd_frame_cfg *c, const struct gd_frame_state *s)
 {
-	struct vxgbp_track_result tr; /* vxgbp_track_frame() sets what is read */
-	uint64_t xf = 0;
-
-	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, c->popts);
-	if (++s->matched == s->count) /* as gd_frame_state() */
-		s->stop = 1;
-	if (plan & GD_PLAN_TRK) {
-		vxgbp_track_frame(s->trk, p, rec->no, &tr);
-		xf = tr.findings;
-	}
-	if (plan & GD_PLAN_TEXT)
-		print_text(o, pp, rec, p, xf);
-	else if (plan & GD_PLAN_JSON)
-		print_json(o, pp, rec, p, xf);
-	return o->err || s->stop;
+	return c->print || c->prog || s->chk || s->rep || s->wr;
 }
+
 /* A thread's own print settings from the shared ones. */
 void gd_frame_print_copy(struct gd_print *dst, const struct gd_print *src);
 

@@ -879,8 +879,8 @@ static void frame_setup(struct run *r, const struct opts *o)
 	r->fc.gbp_id = o->gbp_id;
 	r->fc.vni = o->vni;
 	r->fc.keep_unjudged = r->chk != NULL;
-	r->fc.emit = o->wfile || r->chk || o->stats || r->policy ? GD_EMIT_NONE
-		     : o->json ? GD_EMIT_JSON : GD_EMIT_TEXT;
+	r->fc.print = o->wfile || r->chk || o->stats || r->policy ? NULL
+		      : o->json ? print_json : print_text;
 	r->fc.pp = &r->pp;
 	r->fs.trk = r->trk;
 	r->fs.chk = r->chk;
@@ -889,9 +889,9 @@ static void frame_setup(struct run *r, const struct opts *o)
 	r->fs.count = o->count;
 }
 
-/* One frame through the three stages on this thread.  Returns 1 when it
- * matched.  Inlined into the loops (GCC left it a call once stages 2 and
- * 3 were inline: 16 instructions a frame of --stats). */
+/* One frame through the three stages on this thread: 1 when the run must
+ * stop after it (-c reached, -w or the output failed).  always_inline:
+ * GCC leaves it a call otherwise, 14 instructions a frame of --stats. */
 static inline __attribute__((always_inline)) int
 one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
 {
@@ -900,98 +900,8 @@ one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec
 	if (!gd_frame_parse(fc, rec, &r->pkt))
 		return 0;
 	xf = gd_frame_state(&r->fs, rec, &r->pkt);
-	if (fc->emit != GD_EMIT_NONE) /* --stats, --check, -w: no call */
-		gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
-	return 1;
-}
-
-/* Where a walk got to: what it moves (struct gd_walk). */
-struct walk_at {
-	const uint8_t *p;
-	uint64_t no;
-};
-
-/* The frames of a walk (inputs.h) of a run that is gd_frame_track_only():
- * the parse and the tracker.  A function of its own, w copied in and
- * where it got to returned in registers, so that the loop's invariants
- * stay in registers (inlined into main(), GCC spilled four of them around
- * each call: 36 instructions a frame against 25). */
-static __attribute__((noinline)) struct walk_at
-walk_track(const struct vxgbp_parse_opts *popts, struct vxgbp_track *trk,
-	   struct vxgbp_pkt *pkt, const struct gd_walk *w)
-{
-	struct gd_walk l = *w; /* a copy whose address stays here */
-	/* a const copy: no call may change it, so vxgbp_pkt_parse()'s choice
-	 * of parse (inlined here by LTO) is made once, not a frame */
-	const struct vxgbp_parse_opts o = *popts;
-	struct gd_rec rec;
-
-	while (gd_walk_next(&l, &rec, 0))
-		gd_frame_track(&o, trk, &rec, pkt);
-	return (struct walk_at){ l.p, l.no };
-}
-
-/* The frames of a walk through the stages (plan: gd_frame_plan(), a
- * constant here): 1 when the run must stop (-c, -w, the output failed), 0
- * at the walk's end.  Each plan a function of its own, for the registers
- * as walk_track(). */
-static inline __attribute__((always_inline)) int
-walk_plan(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w, unsigned plan)
-{
-	struct gd_walk l = *w; /* a copy whose address stays here */
-	struct gd_rec rec;
-	int halt = 0;
-
-	while (gd_walk_next(&l, &rec, 1)) {
-		if (plan == GD_PLAN_ANY)
-			halt = one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs));
-		else
-			halt = gd_frame_planned(fc, &r->fs, &r->pp, r->out, &rec, &r->pkt, plan);
-		if (halt)
-			break;
-	}
-	w->p = l.p; /* what the walk moves */
-	w->no = l.no;
-	return halt;
-}
-
-static __attribute__((noinline)) int
-walk_any(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_ANY);
-}
-
-static __attribute__((noinline)) int
-walk_text(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_TEXT);
-}
-
-static __attribute__((noinline)) int
-walk_text_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_TEXT | GD_PLAN_TRK);
-}
-
-static __attribute__((noinline)) int
-walk_json_trk(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	return walk_plan(r, fc, w, GD_PLAN_JSON | GD_PLAN_TRK);
-}
-
-/* The walk for the run's plan (the commonest have a loop of their own). */
-static int walk_all(struct run *r, const struct gd_frame_cfg *fc, struct gd_walk *w)
-{
-	switch (gd_frame_plan(fc, &r->fs)) {
-	case GD_PLAN_TEXT:
-		return walk_text(r, fc, w);
-	case GD_PLAN_TEXT | GD_PLAN_TRK:
-		return walk_text_trk(r, fc, w);
-	case GD_PLAN_JSON | GD_PLAN_TRK:
-		return walk_json_trk(r, fc, w);
-	default:
-		return walk_any(r, fc, w);
-	}
+	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
+	return r->out->err || gd_frame_stop(&r->fs);
 }
 
 /* The records the current input's walk takes (inputs_walk_begin()): 1
@@ -1000,19 +910,14 @@ static int walk_frames(struct run *r)
 {
 	const struct gd_frame_cfg *fc;
 	struct gd_walk w;
-	int halt = 0;
+	struct gd_rec rec;
+	int halt = 0, full;
 
 	if (!inputs_walk_begin(&r->ins, &w, &fc))
 		return 0;
-	if (gd_frame_track_only(fc, &r->fs)) {
-		struct walk_at at = walk_track(fc->popts, r->fs.trk, &r->pkt, &w);
-
-		r->fs.matched += at.no - w.no; /* every frame matched */
-		w.p = at.p;
-		w.no = at.no;
-	} else {
-		halt = walk_all(r, fc, &w);
-	}
+	full = gd_frame_reads_time(fc, &r->fs);
+	while (!halt && gd_walk_next(&w, &rec, full))
+		halt = one_frame(r, fc, &rec);
 	inputs_walk_end(&r->ins, &w);
 	return halt;
 }
@@ -1032,215 +937,19 @@ static int run_serial(struct run *r)
 			return 1;
 		if ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) != 1)
 			return rr;
-		if (one_frame(r, fc, &rec) && (r->out->err || gd_frame_stop(&r->fs)))
+		if (one_frame(r, fc, &rec))
 			return 1;
 	}
 }
 
-/* An environment switch of the -j paths set to "0" (bench, tests). */
-static int env_off(const char *name)
-{
-	const char *e = getenv(name);
-
-	return e && !strcmp(e, "0");
-}
-
-/* The fewest workers that get a tracker each (GBPDUMP_SHARDS: 0 never,
- * 1 always).  With one tracker its stage is the serial part: about a
- * third of --stats' instructions, so 2 workers are bound by half the work
- * either way, and there the extra trackers' growth and the sum only add
- * (measured: 10 % more CPU time, the same wall clock); from 3 workers the
- * serial tracker is what bounds the token path. */
-#define SHARD_MIN_JOBS 3u
-
-/* --stats alone on one file read in stripes: a tracker per worker, added up
- * at the end (parallel.h).  Only the matrix's counts add up: not with the
- * rules, --check, --report, -w, -c or --policy; and only where the frames
- * can be read again, in case the sum is refused (read_again()). */
-static int shardable(const struct run *r, const struct gd_par_src *src, unsigned jobs)
-{
-	const char *e = getenv("GBPDUMP_SHARDS");
-
-	if (e && !strcmp(e, "0"))
-		return 0;
-	if (!(e && !strcmp(e, "1")) && jobs < SHARD_MIN_JOBS)
-		return 0;
-	return src->stripes && r->trk && r->trk_opts.what == VXGBP_TRACK_MATRIX && !r->fs.chk &&
-	       !r->fs.rep && !r->fs.wr && !r->fs.count && r->fc.emit == GD_EMIT_NONE;
-}
-
-/* A worker's tracker: its allocator's failure is its own (no shared flag). */
-struct shard {
-	struct vxgbp_track *trk;
-	int oom;
-};
-
-static void *shard_zalloc(void *ctx, size_t size)
-{
-	void *p = gd_tabmem_zalloc(size);
-
-	if (!p)
-		((struct shard *)ctx)->oom = 1;
-	return p;
-}
-
-static void shard_free(struct shard *sh)
-{
-	if (!sh->trk)
-		return;
-	vxgbp_track_fini(sh->trk);
-	free(sh->trk);
-	sh->trk = NULL;
-}
-
-/* Worker i's stage 2 in fs[i], with a tracker of its own: an equal share
- * of --track-budget each, so that the run's tables stay within it (a share
- * too small for the fixed part: -1, the one tracker is used).  0, or -1. */
-static int shards_open(struct run *r, struct gd_frame_state *fs, struct shard *sh,
-		       unsigned jobs)
-{
-	size_t budget = r->trk_opts.budget ? r->trk_opts.budget : VXGBP_TRACK_BUDGET_DEFAULT;
-
-	for (unsigned i = 0; i < jobs; i++) {
-		struct vxgbp_track_opts to = r->trk_opts;
-
-		to.budget = budget / jobs;
-		to.zalloc = shard_zalloc;
-		to.ctx = &sh[i];
-		fs[i] = r->fs;
-		if (!(sh[i].trk = malloc(vxgbp_track_size())))
-			return -1;
-		if (vxgbp_track_init(sh[i].trk, &to) < 0) {
-			free(sh[i].trk);
-			sh[i].trk = NULL;
-			return -1;
-		}
-		fs[i].trk = sh[i].trk;
-	}
-	return 0;
-}
-
-/* The workers' trackers added to the run's (empty, the whole budget), each
- * given back once added: 0, or -1 when the sum may not be what one tracker
- * makes (vxgbp_track_absorb: a budget). */
-static int shards_add(struct run *r, struct gd_frame_state *fs, struct shard *sh,
-		      unsigned jobs)
-{
-	int rc = 0;
-
-	r->fs.matched = 0;
-	for (unsigned i = 0; i < jobs; i++) {
-		r->fs.matched += fs[i].matched;
-		if (!rc && vxgbp_track_absorb(r->trk, sh[i].trk) < 0)
-			rc = -1;
-		shard_free(&sh[i]);
-	}
-	return rc;
-}
-
-/* Back to the start with a fresh tracker, the one-tracker way (the sum of
- * the workers' was refused): the file opened again, read from its start.
- * 0, or -1 (errbuf). */
-static int read_again(struct run *r, const struct opts *o)
-{
-	vxgbp_track_fini(r->trk);
-	r->trk_oom = 0;
-	r->fs.matched = 0;
-	if (vxgbp_track_init(r->trk, &r->trk_opts) < 0) {
-		snprintf(r->errbuf, sizeof(r->errbuf), "out of memory");
-		return -1;
-	}
-	reader_close(&r->rd);
-	r->rd_open = 0;
-	if (reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf) < 0)
-		return -1;
-	r->rd_open = 1;
-	inputs_restart(&r->ins);
-	return 0;
-}
-
-/* How a shardable run went (GBPDUMP_JOBS_DEBUG says it). */
-enum shard_way {
-	SHARD_NONE,    /* one tracker: the workers' could not be had */
-	SHARD_SUMMED,  /* a tracker per worker, added up */
-	SHARD_REFUSED, /* added up, refused: read again with one tracker */
-};
-
-/* gd_par_run with a tracker per worker (shardable()), or with the one
- * tracker when theirs cannot be had: the source's last return, or -2 with
- * errbuf.  SHARD_REFUSED in *way: nothing of the run is left (read_again()
- * did its work): run it with one tracker. */
-static int run_shards(struct run *r, const struct opts *o, struct gd_par_run *p,
-		      const struct gd_par_src *src, enum shard_way *way)
-{
-	struct gd_frame_state *fs = calloc(p->jobs, sizeof(*fs));
-	struct shard *sh = calloc(p->jobs, sizeof(*sh));
-	int rr;
-
-	*way = SHARD_NONE;
-	if (!fs || !sh || shards_open(r, fs, sh, p->jobs) < 0) {
-		for (unsigned i = 0; sh && i < p->jobs; i++)
-			shard_free(&sh[i]);
-		rr = gd_par_run(p, src, r->errbuf);
-	} else {
-		*way = SHARD_SUMMED;
-		p->shards = fs;
-		rr = gd_par_run(p, src, r->errbuf);
-		p->shards = NULL;
-		if (rr != -2 && shards_add(r, fs, sh, p->jobs) < 0) {
-			*way = SHARD_REFUSED;
-			if (read_again(r, o) < 0)
-				rr = -2;
-		}
-	}
-	for (unsigned i = 0; sh && i < p->jobs; i++)
-		shard_free(&sh[i]);
-	free(sh);
-	free(fs);
-	return rr;
-}
-
-static void jobs_debug(unsigned jobs, const struct gd_par_run *p, const struct gd_par_src *src,
-		       int shards, enum shard_way way)
-{
-	static const char *const said[] = {
-		[SHARD_NONE] = ": no room, one tracker",
-		[SHARD_SUMMED] = "",
-		[SHARD_REFUSED] = ", refused: read again with one",
-	};
-
-	fprintf(stderr, "gbpdump: -j %u: %llu batches\n", jobs, (unsigned long long)p->batches);
-	if (src->stripes)
-		fprintf(stderr, "gbpdump: -j %u: read in stripes of %zu bytes\n", jobs,
-			p->chunk_bytes);
-	if (shards)
-		fprintf(stderr, "gbpdump: -j %u: a tracker per thread%s\n", jobs, said[way]);
-}
-
 /* -r with -j N: the stages on N threads (parallel.h).  The reader's last
  * return, as the one-thread loop gives it. */
-static int run_jobs(struct run *r, const struct opts *o, unsigned jobs)
+static int run_jobs(struct run *r, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins, NULL, inputs_walk_begin_cb,
-				  inputs_walk_end_cb };
+	struct gd_par_src src = { inputs_next, &r->ins };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
-	enum shard_way way = SHARD_NONE;
-	int rr, shards;
+	int rr = gd_par_run(&p, &src, r->errbuf);
 
-	/* one regular file: each worker reads its own stripe */
-	if (r->ins.n == 1 && reader_stripes(&r->rd) && !env_off("GBPDUMP_STRIPES"))
-		src.stripes = &r->rd;
-	if ((shards = shardable(r, &src, jobs))) {
-		rr = run_shards(r, o, &p, &src, &way);
-		if (way == SHARD_REFUSED && rr != -2) {
-			src.stripes = reader_stripes(&r->rd) ? &r->rd : NULL;
-			rr = gd_par_run(&p, &src, r->errbuf);
-		}
-	} else {
-		rr = gd_par_run(&p, &src, r->errbuf);
-	}
-	if (getenv("GBPDUMP_JOBS_DEBUG"))
-		jobs_debug(jobs, &p, &src, shards, way);
 	if (rr != -2)
 		return rr;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -1264,13 +973,12 @@ static int run_loop(struct run *r, const struct opts *o)
 		if (r->rd.lv && r->rd.lv->nsock > 1) /* -j: the workers (live_run.c) */
 			return live_run(&r->rd, &r->fc, &r->fs, r->out, &stop, r->errbuf);
 		while (!stop && (rr = reader_next(&r->rd, &rec, r->errbuf)) == 1)
-			if (one_frame(r, &r->fc, &rec) &&
-			    (r->out->err || gd_frame_stop(&r->fs)))
+			if (one_frame(r, &r->fc, &rec))
 				break;
 		return rr;
 	}
 	if ((jobs = file_jobs(o)) > 1)
-		return run_jobs(r, o, jobs);
+		return run_jobs(r, jobs);
 	return run_serial(r);
 }
 

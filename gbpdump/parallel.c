@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* parallel.c - gbpdump -j N (see parallel.h). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -49,17 +48,9 @@ struct par {
 	pthread_mutex_t rmu;
 	const struct gd_par_src *src;
 	char *errbuf;                 /* the source's message (rr < 0) */
-	size_t chunk;                 /* record bytes per batch */
 	struct pend pend;
 	uint64_t nread;               /* batches read */
 	int rr;                       /* the source's last return (1: more) */
-	/* stripes (src->stripes): stripe s is capture bytes [x0 + s chunk,
-	 * x0 + (s + 1) chunk).  A worker takes a ticket (claim) and a stripe
-	 * after the last one taken (last_s), skipping those the walk is known
-	 * to be past (walk_next: where it is); walk_seq: the ticket whose
-	 * records the reader walks next (the walk token).  All under mu. */
-	uint64_t x0, claim, last_s, walk_seq, walk_next;
-	size_t scap;                  /* a stripe buffer: chunk + a record's room */
 	/* the tokens (mu) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -121,31 +112,6 @@ static struct gd_out *blk_get(struct batch *b, size_t k)
 	return b->blk[k];
 }
 
-/* Room for one more record in b's arrays (stripes: as many as start in a
- * stripe).  0, or -1 out of memory. */
-static int batch_grow(struct batch *b)
-{
-	size_t n = b->cap_recs * 2;
-	void *p;
-
-	if (b->n < b->cap_recs)
-		return 0;
-	if (!(p = realloc(b->recs, n * sizeof(*b->recs))))
-		return -1;
-	b->recs = p;
-	if (!(p = realloc(b->pkts, n * sizeof(*b->pkts))))
-		return -1;
-	b->pkts = p;
-	if (!(p = realloc(b->xf, n * sizeof(*b->xf))))
-		return -1;
-	b->xf = p;
-	if (!(p = realloc(b->match, n)))
-		return -1;
-	b->match = p;
-	b->cap_recs = n;
-	return 0;
-}
-
 /* b empty, before it is filled again. */
 static void batch_reset(struct batch *b)
 {
@@ -182,7 +148,7 @@ static void batch_emit(struct batch *b, struct gd_print *pp)
 
 	b->nused = 0;
 	b->oom = 0;
-	if (b->cfg->emit == GD_EMIT_NONE)
+	if (!b->cfg->print)
 		return;
 	if (!(o = blk_get(b, 0))) {
 		b->oom = 1;
@@ -258,23 +224,8 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	pthread_mutex_unlock(&P->mu);
 }
 
-/* A batch through stages 1 and 2 on the worker's own state (fs, one of
- * P->run->shards), frame by frame: no token, nothing printed.  The parse
- * of the next frame runs while the tracker's prefetches for this one land,
- * as in the one-thread loop, and through the same vxgbp_pkt (a summary
- * parse leaves what it does not fill as it was). */
-static void batch_shard(struct batch *b, struct gd_frame_state *fs)
-{
-	for (size_t i = 0; i < b->n; i++)
-		if (gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[0]))
-			gd_frame_state(fs, &b->recs[i], &b->pkts[0]);
-	if (b->win)
-		gd_win_drop(b->win);
-	b->win = NULL;
-}
-
 /* Room for a record of n bytes in an empty batch: its buffer grows for a
- * record larger than a chunk.  0, or -1 out of memory. */
+ * record larger than GD_PAR_CHUNK.  0, or -1 out of memory. */
 static int batch_room(struct batch *b, size_t n)
 {
 	uint8_t *nb;
@@ -308,11 +259,11 @@ static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd
 }
 
 /* Does rec (of input cfg, in window win) go into b, or start the next? */
-static int batch_fits(const struct batch *b, size_t chunk, const struct gd_rec *rec,
+static int batch_fits(const struct batch *b, const struct gd_rec *rec,
 		      const struct gd_frame_cfg *cfg, const struct gd_win *win)
 {
 	return !b->n || (b->n < b->cap_recs && cfg == b->cfg && win == b->win &&
-			 b->used + rec->caplen <= chunk);
+			 b->used + rec->caplen <= GD_PAR_CHUNK);
 }
 
 /* One more record into b: 1 added, 0 the batch is full (the record waits
@@ -327,7 +278,7 @@ static int read_one(struct par *P, struct batch *b)
 			return -1;
 		q->have = 1;
 	}
-	if (!batch_fits(b, P->chunk, &q->rec, q->cfg, q->win))
+	if (!batch_fits(b, &q->rec, q->cfg, q->win))
 		return 0;
 	if (!b->n && !q->win && batch_room(b, q->rec.caplen) < 0) {
 		snprintf(P->errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
@@ -367,177 +318,21 @@ struct worker {
 	pthread_t tid;
 	struct gd_print pp;
 	struct batch b;               /* the batch it reads, runs and prints */
-	struct gd_frame_state *fs;    /* its own stage 2 (run->shards), or NULL */
-	uint8_t *sbuf;                /* stripes: the one it read (P->scap bytes) */
-	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
-
-/* The records next in the stripe that the source's walk takes (reader.h,
- * gd_walk: all of them start in the stripe, as the buffer holds no byte
- * after the stripe's end but those of a record that starts in it, which
- * next() completes) into b, with no call a record.  0, or -1 out of
- * memory (P->rr -2). */
-static int stripe_plain(struct par *P, struct batch *b)
-{
-	const struct gd_frame_cfg *cfg;
-	struct gd_walk wk;
-	int rc = 0;
-
-	if (!P->src->walk_begin || !P->src->walk_begin(P->src->ctx, &wk, &cfg))
-		return 0;
-	for (;;) {
-		struct gd_rec *d;
-
-		if (b->n == b->cap_recs && batch_grow(b) < 0) { /* no call a record */
-			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a stripe's records");
-			P->rr = -2;
-			rc = -1;
-			break;
-		}
-		d = &b->recs[b->n];
-		if (!gd_walk_next(&wk, d, 1))
-			break;
-		b->n++;
-		b->used += d->caplen;
-		b->cfg = cfg;
-	}
-	P->src->walk_end(P->src->ctx, &wk);
-	return rc;
-}
-
-/* The records that start in stripe [at, end), walked by the reader in the
- * worker's buffer (got bytes read; got < 0: the read failed), into b.
- * Holding the walk token. */
-static void stripe_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got)
-{
-	struct gd_reader *rd = P->src->stripes;
-	struct batch *b = &w->b;
-	uint64_t end = at + P->chunk;
-	struct gd_rec *d;
-	const struct gd_frame_cfg *cfg;
-	struct gd_win *win;
-
-	if (got < 0) {
-		snprintf(P->errbuf, GD_ERRBUF, "%s", w->perr);
-		P->rr = -1;
-		return;
-	}
-	if (reader_next_off(rd) >= end) /* inside a record of an earlier stripe */
-		return;
-	reader_lend(rd, w->sbuf, (size_t)got, P->scap, at);
-	while (reader_next_off(rd) < end) {
-		if (stripe_plain(P, b) < 0)
-			return;
-		if (reader_next_off(rd) >= end)
-			break;
-		if (batch_grow(b) < 0) {
-			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a stripe's records");
-			P->rr = -2;
-			return;
-		}
-		d = &b->recs[b->n];
-		P->rr = P->src->next(P->src->ctx, d, &cfg, &win, P->errbuf);
-		if (P->rr == GD_READ_SKIPPED) { /* pcapng: a block, no record */
-			P->rr = 1;
-			continue;
-		}
-		if (P->rr != 1)
-			return;
-		b->n++;
-		b->used += d->caplen;
-		b->cfg = cfg;
-	}
-}
-
-/* The next stripe's batch into w->b: read by this worker in parallel with
- * the others, walked in stripe order.  0 with b->n records (possibly 0:
- * a stripe inside one record), -1: no more. */
-static int stripe_read(struct par *P, struct worker *w)
-{
-	struct batch *b = &w->b;
-	uint64_t k, s, at;
-	ssize_t got;
-	int go;
-
-	batch_reset(b);
-	pthread_mutex_lock(&P->mu);
-	go = !P->stopped && P->rr == 1;
-	k = P->claim++; /* claimed: its walk token is passed on whatever happens */
-	/* stripes between the last one taken and the walk's position hold no
-	 * record start: all of them are before it, and no earlier ticket's
-	 * walk stopped short of it (small stripes in tests, large records) */
-	s = (P->walk_next - P->x0) / P->chunk;
-	if (k && s <= P->last_s)
-		s = P->last_s + 1;
-	P->last_s = s;
-	pthread_mutex_unlock(&P->mu);
-	at = P->x0 + s * P->chunk;
-	got = go ? reader_pread(P->src->stripes, w->sbuf, P->chunk, at, w->perr) : 0;
-	pthread_mutex_lock(&P->mu);
-	wait_turn(P, &P->walk_seq, k);
-	go = !P->stopped && P->rr == 1;
-	pthread_mutex_unlock(&P->mu);
-	if (go)
-		stripe_walk(P, w, at, got); /* the token: walk_seq stays k */
-	if (b->n)
-		b->seq = P->nread++;
-	pthread_mutex_lock(&P->mu);
-	P->walk_next = reader_next_off(P->src->stripes);
-	P->walk_seq++;
-	pthread_cond_broadcast(&P->cv);
-	pthread_mutex_unlock(&P->mu);
-	return b->n || go ? 0 : -1;
-}
-
-static void worker_batch(struct worker *w)
-{
-	if (w->fs)
-		batch_shard(&w->b, w->fs);
-	else
-		batch_run(w->P, &w->b, &w->pp);
-}
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
-	if (w->sbuf) {
-		pthread_mutex_lock(&w->P->rmu); /* until every worker started */
-		pthread_mutex_unlock(&w->P->rmu);
-		while (stripe_read(w->P, w) == 0)
-			if (w->b.n)
-				worker_batch(w);
-		return NULL;
-	}
 	while (batch_read(w->P, &w->b) == 0)
-		worker_batch(w);
+		batch_run(w->P, &w->b, &w->pp);
 	return NULL;
-}
-
-/* GBPDUMP_CHUNK_BYTES (tests: many small batches), else the default. */
-static size_t chunk_bytes(const struct gd_par_run *p)
-{
-	const char *e = getenv("GBPDUMP_CHUNK_BYTES");
-	char *end;
-	unsigned long long v;
-
-	if (p->chunk_bytes)
-		return p->chunk_bytes;
-	if (e && *e) {
-		errno = 0;
-		v = strtoull(e, &end, 10);
-		if (!errno && !*end && v >= 1 && v <= (1ull << 30))
-			return (size_t)v;
-	}
-	return GD_PAR_CHUNK;
 }
 
 static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
-	for (unsigned i = 0; w && i < jobs; i++) {
+	for (unsigned i = 0; w && i < jobs; i++)
 		batch_free(&w[i].b);
-		free(w[i].sbuf);
-	}
 	free(w);
 	pthread_cond_destroy(&P->cv);
 	pthread_mutex_destroy(&P->mu);
@@ -553,11 +348,8 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 		return -1;
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
-		w[i].fs = P->run->shards ? &P->run->shards[i] : NULL;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
-		if (batch_alloc(&w[i].b, P->src->stripes ? 1 : P->chunk) < 0)
-			return -1;
-		if (P->src->stripes && !(w[i].sbuf = malloc(P->scap)))
+		if (batch_alloc(&w[i].b, GD_PAR_CHUNK) < 0)
 			return -1;
 	}
 	return 0;
@@ -591,12 +383,7 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	P.run = p;
 	P.src = src;
 	P.errbuf = errbuf;
-	P.chunk = p->chunk_bytes = chunk_bytes(p);
 	P.rr = 1;
-	if (src->stripes) {
-		P.x0 = P.walk_next = reader_next_off(src->stripes);
-		P.scap = P.chunk + 16 + src->stripes->maxcap;
-	}
 	pthread_mutex_init(&P.rmu, NULL);
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
@@ -612,9 +399,6 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	rr = P.rr;
 	if (e)
 		snprintf(errbuf, GD_ERRBUF, "cannot start %u threads: %s", p->jobs, strerror(e));
-	p->batches = P.nread;
-	if (src->stripes) /* before the stripes go */
-		reader_unlend(src->stripes);
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		rr = -2;

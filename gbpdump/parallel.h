@@ -6,9 +6,9 @@
  * No reader thread: each worker (the calling thread is one) reads its own
  * next batch from a gd_par_src, one worker at a time (the same reader, the
  * same errors at the same records as with one thread), at most
- * GBPDUMP_CHUNK_BYTES record bytes (default GD_PAR_CHUNK) and GD_PAR_RECS
- * records: records of a mapped file are pointed at (the batch holds their
- * window, reader.h), others copied.  Then it
+ * GD_PAR_CHUNK record bytes and GD_PAR_RECS records: records of a mapped
+ * file are pointed at (the batch holds their window, reader.h), others
+ * copied.  Then it
  *   1. parses its frames (gd_frame_parse), in parallel with the others;
  *   2. waits for the state token: batch k runs gd_frame_state() only after
  *      batch k-1 did, frame by frame in order (so the tracker, --check,
@@ -18,18 +18,8 @@
  *      in parallel;
  *   4. waits for the output token, writes the blocks to the run's
  *      standard output after batch k-1's and drops the batch's window.
- * A classic pcap regular file (src->stripes) is read in parallel instead:
- * batch k is the records that start in the k-th stripe of chunk bytes; the
- * worker reads its stripe itself (pread(2), no lock), then waits for the
- * walk token and lends the stripe to the one reader, which walks its
- * records in order (reader.h, reader_lend()); records point into it.
  * One batch per worker is in flight: memory does not grow with the capture.
- *
- * With a state per worker (run->shards: --stats alone, whose counts add
- * up, vxgbp_track_absorb()), stages 3 and 4 and both tokens go: a worker
- * parses and counts each of its batches into its own state, and the
- * readers' order (the walk token, or the source's lock) is all that stays
- * serial.
+ * Every input (files, pipes, compressed, several -r) goes the same way.
  */
 #ifndef GBPDUMP_PARALLEL_H
 #define GBPDUMP_PARALLEL_H
@@ -56,29 +46,13 @@ struct gd_par_src {
 	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		    struct gd_win **win, char *errbuf);
 	void *ctx;
-	struct gd_reader *stripes; /* the reader next() reads, when it may be read
-	                              in stripes (reader_stripes()), or NULL */
-	/* Optional (NULL: next() for every record): the source's next records
-	 * walked in the stripe's loop, no call a record (inputs.h,
-	 * inputs_walk_begin() and inputs_walk_end()). */
-	int (*walk_begin)(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg);
-	void (*walk_end)(void *ctx, const struct gd_walk *w);
 };
 
 struct gd_par_run {
 	unsigned jobs;                 /* worker threads, >= 1 */
-	size_t chunk_bytes;            /* 0: GD_PAR_CHUNK (or the environment's);
-	                                  out: the size used */
 	struct gd_frame_state *fs;     /* stage 2's objects */
-	struct gd_frame_state *shards; /* NULL, or one state per worker: worker i
-	                                  runs stages 1 and 2 of each of its
-	                                  batches on shards[i], with no token and
-	                                  no output, so that each state sees some
-	                                  of the frames, in order, and the caller
-	                                  adds them up (--stats: gd_par_sharded) */
 	struct gd_out *out;            /* standard output: batches in order */
 	const struct gd_print *pp;     /* copied per worker */
-	uint64_t batches;              /* out: batches read */
 };
 
 /* Every record of src through the stages.  Returns the source's last

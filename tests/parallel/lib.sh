@@ -1,21 +1,25 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tests/parallel/lib.sh - sourced by the scripts that compare gbpdump -j N
-# with -j 1 (stripes.sh, stripes_ng.sh, shards.sh).  They set G (gbpdump),
-# T (a scratch folder), n (runs) and fail (1 after a difference).
+# with -j 1 (batches.sh).  They set G (gbpdump), T (a scratch folder), n
+# (runs) and fail (1 after a difference).
 
-# par_run CAP J C OPTIONS...: CAP read at -j 1 and at -j J in stripes (or
-# batches) of C bytes, with the -j paths' debug lines on: $T/one.* and
-# $T/par.* (out, err, rc); the debug lines alone stay in $T/par.dbg.
+# par_run CAP J OPTIONS...: CAP read at -j 1 and at -j J: $T/one.* and
+# $T/par.* (out, err, rc).  CAP "-" is $T/stdin.bin on standard input.
 par_run() {
-	cap=$1 j=$2 c=$3
-	shift 3
-	"$G" -j 1 -r "$cap" "$@" >"$T/one.out" 2>"$T/one.err"
-	echo $? >"$T/one.rc"
-	GBPDUMP_CHUNK_BYTES=$c GBPDUMP_JOBS_DEBUG=1 "$G" -j "$j" -r "$cap" "$@" \
-		>"$T/par.out" 2>"$T/par.dbg"
-	echo $? >"$T/par.rc"
+	cap=$1 j=$2
+	shift 2
+	if [ "$cap" = - ]; then
+		"$G" -j 1 -r - "$@" <"$T/stdin.bin" >"$T/one.out" 2>"$T/one.err"
+		echo $? >"$T/one.rc"
+		"$G" -j "$j" -r - "$@" <"$T/stdin.bin" >"$T/par.out" 2>"$T/par.err"
+		echo $? >"$T/par.rc"
+	else
+		"$G" -j 1 -r "$cap" "$@" >"$T/one.out" 2>"$T/one.err"
+		echo $? >"$T/one.rc"
+		"$G" -j "$j" -r "$cap" "$@" >"$T/par.out" 2>"$T/par.err"
+		echo $? >"$T/par.rc"
+	fi
 	n=$((n + 1))
-	grep -v "^gbpdump: -j $j:" "$T/par.dbg" >"$T/par.err"
 }
 
 # par_same WHAT: the two runs' standard output, standard error and exit
