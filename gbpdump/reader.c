@@ -572,12 +572,19 @@ static int fast_header(struct gd_reader *r, char *errbuf)
 			 "to read (offset 4)", r->name, major, minor);
 		return -1;
 	}
+	/* the versions libpcap reads: 2.0 to 2.4, and DG/UX's 543.0 */
+	if (!(major == 2 && minor <= 4) && !(major == 543 && minor == 0)) {
+		snprintf(errbuf, GD_ERRBUF, "%s: pcap format version %u.%u is not one gbpdump "
+			 "reads (offset 4)", r->name, major, minor);
+		return -1;
+	}
 	r->len_swap = (major == 2 && minor < 3) || major == 543 ? 2
 		      : major == 2 && minor == 3 ? 1 : 0;
 	r->fast = 1;
 	r->nsec_res = rd32(h, r->swapped) == PCAP_MAGIC_NS;
 	r->snaplen = rd32(h + 16, r->swapped);
-	r->linktype = (int)(rd32(h + 20, r->swapped) & 0xffff);
+	/* libpcap's LT_LINKTYPE(): bits 26 to 31 say the FCS length */
+	r->linktype = (int)(rd32(h + 20, r->swapped) & 0x03ffffff);
 	/* As libpcap does, so both paths deliver the same records: a snap
 	 * length of 0 or beyond what the link type allows means that maximum. */
 	r->maxcap = pcapng_max_snaplen(r->linktype); /* an error on both paths */
