@@ -11,7 +11,6 @@
  * xz streams).  gd_z_read() refills the input, and turns "no more input,
  * no more output, not at such an end" into "truncated".
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <lzma.h>
 #include <stdlib.h>
@@ -21,69 +20,7 @@
 #include <zstd.h>
 
 #include "decompress.h"
-#include "dl.h"
 #include "reader.h" /* GD_ERRBUF */
-
-#if !defined(GD_ZLIB_SONAME) || !defined(GD_ZSTD_SONAME) || !defined(GD_LZMA_SONAME)
-#error "GD_ZLIB_SONAME, GD_ZSTD_SONAME, GD_LZMA_SONAME come from gbpdump/CMakeLists.txt"
-#endif
-
-/* The decompressors are opened with dlopen() when an input of their format
- * comes (dl.h): a plain capture loads none of them.  Their functions, one
- * entry each (inflateInit2() is zlib's macro around inflateInit2_()). */
-#define ZLIB_FUNCS(X) X(inflateInit2_) X(inflate) X(inflateReset) X(inflateEnd)
-#define ZSTD_FUNCS(X)                                                          \
-	X(ZSTD_createDCtx)                                                     \
-	X(ZSTD_DCtx_setParameter)                                              \
-	X(ZSTD_decompressStream)                                               \
-	X(ZSTD_freeDCtx)                                                       \
-	X(ZSTD_isError)                                                        \
-	X(ZSTD_getErrorName)
-#define LZMA_FUNCS(X) X(lzma_stream_decoder) X(lzma_code) X(lzma_end)
-
-static struct {
-	ZLIB_FUNCS(GD_DL_MEMBER)
-} lib_zlib;
-static struct {
-	ZSTD_FUNCS(GD_DL_MEMBER)
-} lib_zstd;
-static struct {
-	LZMA_FUNCS(GD_DL_MEMBER)
-} lib_lzma;
-
-static int zl_resolve(void *h)
-{
-#define ZL_RESOLVE(f) GD_DL_RESOLVE(h, &lib_zlib, f)
-	ZLIB_FUNCS(ZL_RESOLVE)
-#undef ZL_RESOLVE
-	return 0;
-}
-
-static int zs_resolve(void *h)
-{
-#define ZS_RESOLVE(f) GD_DL_RESOLVE(h, &lib_zstd, f)
-	ZSTD_FUNCS(ZS_RESOLVE)
-#undef ZS_RESOLVE
-	return 0;
-}
-
-static int xz_resolve(void *h)
-{
-#define XZ_RESOLVE(f) GD_DL_RESOLVE(h, &lib_lzma, f)
-	LZMA_FUNCS(XZ_RESOLVE)
-#undef XZ_RESOLVE
-	return 0;
-}
-
-/* Indexed by GD_Z_GZIP, GD_Z_ZSTD, GD_Z_XZ. */
-static struct gd_dl z_libs[] = {
-	[GD_Z_GZIP] = { .soname = GD_ZLIB_SONAME, .env = "GBPDUMP_LIBZ", .label = "zlib",
-			.resolve = zl_resolve },
-	[GD_Z_ZSTD] = { .soname = GD_ZSTD_SONAME, .env = "GBPDUMP_LIBZSTD", .label = "libzstd",
-			.resolve = zs_resolve },
-	[GD_Z_XZ] = { .soname = GD_LZMA_SONAME, .env = "GBPDUMP_LIBLZMA", .label = "liblzma",
-		      .resolve = xz_resolve },
-};
 
 struct gd_z {
 	int fmt;
@@ -165,7 +102,7 @@ static int gz_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 		if (z->in_len - z->in_at < 2 || z->in[z->in_at] != 0x1f ||
 		    z->in[z->in_at + 1] != 0x8b)
 			return z_fail(z, "corrupt", 0, "trailing bytes are not another gzip member");
-		if (lib_zlib.inflateReset(s) != Z_OK)
+		if (inflateReset(s) != Z_OK)
 			return z_fail(z, "corrupt", 0, "cannot restart the decoder");
 		z->at_end = 0;
 	}
@@ -173,7 +110,7 @@ static int gz_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 	s->avail_in = (uInt)(z->in_len - z->in_at);
 	s->next_out = out;
 	s->avail_out = n > UINT32_MAX ? UINT32_MAX : (uInt)n;
-	ret = lib_zlib.inflate(s, Z_NO_FLUSH);
+	ret = inflate(s, Z_NO_FLUSH);
 	*made = (size_t)(s->next_out - out);
 	z->in_at = (size_t)(s->next_in - z->in);
 	if (ret == Z_STREAM_END)
@@ -194,11 +131,11 @@ static int zs_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 	size_t ret;
 
 	/* called with no input too: output held back must still come out */
-	ret = lib_zstd.ZSTD_decompressStream(z->u.zs, &ob, &ib);
+	ret = ZSTD_decompressStream(z->u.zs, &ob, &ib);
 	*made = ob.pos;
 	z->in_at += ib.pos;
-	if (lib_zstd.ZSTD_isError(ret))
-		return z_fail(z, "corrupt", *made, lib_zstd.ZSTD_getErrorName(ret));
+	if (ZSTD_isError(ret))
+		return z_fail(z, "corrupt", *made, ZSTD_getErrorName(ret));
 	if (ib.pos || ob.pos) /* (a call without progress says nothing new) */
 		z->at_end = ret == 0; /* a frame decoded and flushed */
 	return STEP_OK;
@@ -219,7 +156,7 @@ static int xz_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 	s->avail_out = n;
 	/* LZMA_CONCATENATED: only LZMA_FINISH at the input's end tells the
 	 * decoder that no further stream follows */
-	ret = lib_lzma.lzma_code(s, z->in_eof ? LZMA_FINISH : LZMA_RUN);
+	ret = lzma_code(s, z->in_eof ? LZMA_FINISH : LZMA_RUN);
 	*made = (size_t)(s->next_out - out);
 	z->in_at = (size_t)(s->next_in - z->in);
 	switch (ret) {
@@ -342,23 +279,23 @@ static struct gd_z *gd_z_open(int fmt, int fd, const char *name, const uint8_t *
 	if (fmt == GD_Z_GZIP) {
 		/* 15 + 16: a window of up to 32 KiB, gzip framing only (zlib.h's
 		 * inflateInit2(), through the table) */
-		if (lib_zlib.inflateInit2_(&z->u.gz, 15 + 16, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK)
+		if (inflateInit2(&z->u.gz, 15 + 16) != Z_OK)
 			goto fail;
 	} else if (fmt == GD_Z_ZSTD) {
-		if (!(z->u.zs = lib_zstd.ZSTD_createDCtx()) ||
-		    lib_zstd.ZSTD_isError(lib_zstd.ZSTD_DCtx_setParameter(z->u.zs, ZSTD_d_windowLogMax, 27)))
+		if (!(z->u.zs = ZSTD_createDCtx()) ||
+		    ZSTD_isError(ZSTD_DCtx_setParameter(z->u.zs, ZSTD_d_windowLogMax, 27)))
 			goto fail;
 	} else {
 		lzma_stream init = LZMA_STREAM_INIT;
 
 		z->u.xz = init;
-		if (lib_lzma.lzma_stream_decoder(&z->u.xz, GD_Z_XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
+		if (lzma_stream_decoder(&z->u.xz, GD_Z_XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
 			goto fail;
 	}
 	return z;
 fail:
 	if (fmt == GD_Z_ZSTD)
-		lib_zstd.ZSTD_freeDCtx(z->u.zs);
+		ZSTD_freeDCtx(z->u.zs);
 	free(z->in);
 	free(z);
 	return NULL;
@@ -369,11 +306,11 @@ static void gd_z_close(struct gd_z *z)
 	if (!z)
 		return;
 	if (z->fmt == GD_Z_GZIP)
-		lib_zlib.inflateEnd(&z->u.gz);
+		inflateEnd(&z->u.gz);
 	else if (z->fmt == GD_Z_ZSTD)
-		lib_zstd.ZSTD_freeDCtx(z->u.zs);
+		ZSTD_freeDCtx(z->u.zs);
 	else
-		lib_lzma.lzma_end(&z->u.xz);
+		lzma_end(&z->u.xz);
 	free(z->in);
 	free(z);
 }
@@ -391,15 +328,8 @@ void gd_src_init(struct gd_src *s, int fd, const char *name, uint64_t base)
 int gd_src_decompress(struct gd_src *s, int fmt, const uint8_t *pre, size_t npre,
 		      char *errbuf)
 {
-	char what[64], msg[GD_ERRBUF];
-
 	if (fmt <= GD_Z_NONE || fmt > GD_Z_XZ) {
 		snprintf(errbuf, GD_ERRBUF, "%s: no decoder for format %d", s->name, fmt);
-		return -1;
-	}
-	snprintf(what, sizeof(what), "%s input", gd_z_name(fmt));
-	if (gd_dl_open(&z_libs[fmt], what, msg, sizeof(msg)) < 0) {
-		snprintf(errbuf, GD_ERRBUF, "%s: %s", s->name, msg);
 		return -1;
 	}
 	if (!(s->z = gd_z_open(fmt, s->fd, s->name, pre, npre))) {

@@ -4,7 +4,6 @@
 
 #include "check.h"
 #include "frame.h"
-#include "pcap_dl.h"
 #include "report.h"
 #include "writer.h"
 
@@ -17,7 +16,7 @@ static int bpf_match(const struct bpf_program *prog, const struct gd_rec *rec)
 	ph.ts.tv_usec = (suseconds_t)rec->nsec;
 	ph.caplen = rec->caplen;
 	ph.len = rec->wirelen;
-	return gd_pcap.pcap_offline_filter(prog, &ph, rec->data) != 0;
+	return pcap_offline_filter(prog, &ph, rec->data) != 0;
 }
 
 /* One VXLAN header against --gbp and --vni: 1 when it matches both that

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "inputs.h"
-#include "pcap_dl.h"
+#include "filter.h"
 
 /* A capture file's name, as a directory listing takes it. */
 static int capture_name(const char *n)
@@ -228,9 +228,9 @@ void inputs_close(struct gd_inputs *s)
 		struct gd_input *in = &s->more[i];
 
 		if (in->have_prog)
-			gd_pcap.pcap_freecode(&in->prog);
+			pcap_freecode(&in->prog);
 		if (in->dead)
-			gd_pcap.pcap_close(in->dead);
+			pcap_close(in->dead);
 		if (in->rd_open)
 			reader_close(&in->rd);
 	}

@@ -34,7 +34,7 @@
 #include <pcap/pcap.h>
 
 #include "live.h"
-#include "pcap_dl.h"
+#include "filter.h"
 
 #define LINKTYPE_ETHERNET 1
 #define RETIRE_MS 10     /* a block not full is handed over after this */
@@ -293,8 +293,8 @@ int live_set_filter(struct gd_live *l, const char *expr, char *errbuf)
 	}
 	free(f);
 	if (expr) {
-		gd_pcap.pcap_freecode(&bp);
-		gd_pcap.pcap_close(dead);
+		pcap_freecode(&bp);
+		pcap_close(dead);
 	}
 	l->armed = rc == 0;
 	if (l->armed) /* as tcpdump says it, when frames can come in */

@@ -24,12 +24,12 @@
 #include "check.h"
 #include "check_ci.h"
 #include "cli.h"
+#include "filter.h"
 #include "frame.h"
 #include "inputs.h"
 #include "live.h"
 #include "out.h"
 #include "parallel.h"
-#include "pcap_dl.h"
 #include "policy.h"
 #include "print.h"
 #include "progress.h"
@@ -53,7 +53,7 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 	if (live_pcap)
-		gd_pcap.pcap_breakloop(live_pcap);
+		pcap_breakloop(live_pcap);
 }
 
 /* usage(): its first part, the input options. */
@@ -289,16 +289,10 @@ static int parse_live_opt(struct opts *o, int c, const char *arg)
 	return live_opt(&o->live, c == OPT_RING ? 'R' : c, arg) ? EXIT_USAGE : GO_ON;
 }
 
-/* --version: ours and libpcap's.  0, or EXIT_IO. */
+/* --version: ours and libpcap's.  0. */
 static int print_version(void)
 {
-	char err[GD_ERRBUF];
-
-	if (gd_pcap_open("--version", err, sizeof(err)) < 0) {
-		fprintf(stderr, "gbpdump: %s\n", err);
-		return EXIT_IO;
-	}
-	printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, gd_pcap.pcap_lib_version());
+	printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, pcap_lib_version());
 	return 0;
 }
 
@@ -1140,9 +1134,9 @@ static void run_close(struct run *r, const struct opts *o)
 	if (o->wfile && r->wr.f)
 		writer_close(&r->wr, 0, r->errbuf);
 	if (r->have_prog)
-		gd_pcap.pcap_freecode(&r->prog);
+		pcap_freecode(&r->prog);
 	if (r->dead)
-		gd_pcap.pcap_close(r->dead);
+		pcap_close(r->dead);
 	inputs_close(&r->ins);
 	if (r->rd_open)
 		reader_close(&r->rd);

@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "live.h"
-#include "pcap_dl.h"
 #include "reader.h"
 
 /* read(2) chunks for pipes and files: 128 KiB stays in a core's L2 cache,
@@ -453,26 +452,13 @@ static const char *zsuffix(const struct gd_reader *r)
 	}
 }
 
-/* libpcap itself (pcap_dl.h), before anything is handed to it: 0, or -1
- * with "NAME: --libpcap needs libpcap: ..." (or what else needed it). */
-static int need_libpcap(const struct gd_reader *r, unsigned flags, char *errbuf)
-{
-	char what[GD_ERRBUF];
-
-	snprintf(what, sizeof(what), "%s: %s", r->name, flags & GD_READ_LIBPCAP ? "--libpcap"
-		 : "a capture neither pcap nor pcapng");
-	return gd_pcap_open(what, errbuf, GD_ERRBUF);
-}
-
 /* Hand the bytes already read (and the descriptor) to libpcap. */
-static int open_libpcap(struct gd_reader *r, unsigned flags, char *errbuf)
+static int open_libpcap(struct gd_reader *r, char *errbuf)
 {
 	cookie_io_functions_t io = { .read = peek_read, .close = peek_close };
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	struct peek *p;
 
-	if (need_libpcap(r, flags, errbuf) < 0)
-		return -1;
 	if (!(p = calloc(1, sizeof(*p)))) {
 		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
 		return -1;
@@ -502,7 +488,7 @@ static int open_libpcap(struct gd_reader *r, unsigned flags, char *errbuf)
 	r->src.z = NULL;
 	r->lsrc = &p->src;
 	r->buf = NULL;
-	r->pc = gd_pcap.pcap_fopen_offline_with_tstamp_precision(r->fp,
+	r->pc = pcap_fopen_offline_with_tstamp_precision(r->fp,
 			PCAP_TSTAMP_PRECISION_NANO, perr);
 	if (!r->pc) {
 		if (!gd_src_error(r->lsrc, errbuf))
@@ -514,12 +500,12 @@ static int open_libpcap(struct gd_reader *r, unsigned flags, char *errbuf)
 		return -1;
 	}
 	r->fp = NULL; /* libpcap closes it */
-	r->linktype = gd_pcap.pcap_datalink(r->pc);
+	r->linktype = pcap_datalink(r->pc);
 	/* pcap_datalink() gives DLT values; libvxgbp and the fast path use
 	 * the file's LINKTYPE values, which differ only for raw IP here */
 	if (r->linktype == DLT_RAW)
 		r->linktype = 101; /* LINKTYPE_RAW */
-	r->snaplen = (uint32_t)gd_pcap.pcap_snapshot(r->pc);
+	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
 	r->nsec_res = 1;
 	return 0;
 }
@@ -586,12 +572,19 @@ static int fast_header(struct gd_reader *r, char *errbuf)
 			 "to read (offset 4)", r->name, major, minor);
 		return -1;
 	}
+	/* the versions libpcap reads: 2.0 to 2.4, and DG/UX's 543.0 */
+	if (!(major == 2 && minor <= 4) && !(major == 543 && minor == 0)) {
+		snprintf(errbuf, GD_ERRBUF, "%s: pcap format version %u.%u is not one gbpdump "
+			 "reads (offset 4)", r->name, major, minor);
+		return -1;
+	}
 	r->len_swap = (major == 2 && minor < 3) || major == 543 ? 2
 		      : major == 2 && minor == 3 ? 1 : 0;
 	r->fast = 1;
 	r->nsec_res = rd32(h, r->swapped) == PCAP_MAGIC_NS;
 	r->snaplen = rd32(h + 16, r->swapped);
-	r->linktype = (int)(rd32(h + 20, r->swapped) & 0xffff);
+	/* libpcap's LT_LINKTYPE(): bits 26 to 31 say the FCS length */
+	r->linktype = (int)(rd32(h + 20, r->swapped) & 0x03ffffff);
 	/* As libpcap does, so both paths deliver the same records: a snap
 	 * length of 0 or beyond what the link type allows means that maximum. */
 	r->maxcap = pcapng_max_snaplen(r->linktype); /* an error on both paths */
@@ -850,7 +843,7 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 			reader_close(r);
 		return rc;
 	} else {
-		rc = open_libpcap(r, flags, errbuf);
+		rc = open_libpcap(r, errbuf);
 		if (rc < 0)
 			reader_close(r);
 		return rc;
@@ -868,30 +861,28 @@ static int open_live_pcap(struct gd_reader *r, const char *iface, int snaplen,
 	char perr[PCAP_ERRBUF_SIZE] = "";
 	int rc;
 
-	if (gd_pcap_open("-i", errbuf, GD_ERRBUF) < 0)
-		return -1;
-	if (!(r->pc = gd_pcap.pcap_create(iface, perr))) {
+	if (!(r->pc = pcap_create(iface, perr))) {
 		snprintf(errbuf, GD_ERRBUF, "%s: %s", iface, perr);
 		return -1;
 	}
-	gd_pcap.pcap_set_snaplen(r->pc, snaplen);
-	gd_pcap.pcap_set_promisc(r->pc, 1);
-	gd_pcap.pcap_set_immediate_mode(r->pc, 1);
-	gd_pcap.pcap_set_tstamp_precision(r->pc, PCAP_TSTAMP_PRECISION_NANO);
+	pcap_set_snaplen(r->pc, snaplen);
+	pcap_set_promisc(r->pc, 1);
+	pcap_set_immediate_mode(r->pc, 1);
+	pcap_set_tstamp_precision(r->pc, PCAP_TSTAMP_PRECISION_NANO);
 	if (lo->ring_bytes)
-		gd_pcap.pcap_set_buffer_size(r->pc, lo->ring_bytes > INT32_MAX ? INT32_MAX
+		pcap_set_buffer_size(r->pc, lo->ring_bytes > INT32_MAX ? INT32_MAX
 					     : (int)lo->ring_bytes);
-	if ((rc = gd_pcap.pcap_activate(r->pc)) < 0) {
-		snprintf(errbuf, GD_ERRBUF, "%s: %s", iface, gd_pcap.pcap_geterr(r->pc));
-		gd_pcap.pcap_close(r->pc);
+	if ((rc = pcap_activate(r->pc)) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "%s: %s", iface, pcap_geterr(r->pc));
+		pcap_close(r->pc);
 		r->pc = NULL;
 		return -1;
 	}
-	r->linktype = gd_pcap.pcap_datalink(r->pc);
-	r->snaplen = (uint32_t)gd_pcap.pcap_snapshot(r->pc);
-	r->nsec_res = gd_pcap.pcap_get_tstamp_precision(r->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	r->linktype = pcap_datalink(r->pc);
+	r->snaplen = (uint32_t)pcap_snapshot(r->pc);
+	r->nsec_res = pcap_get_tstamp_precision(r->pc) == PCAP_TSTAMP_PRECISION_NANO;
 	fprintf(stderr, "gbpdump: listening on %s, link-type %s, snapshot length %u bytes, "
-		"libpcap\n", iface, gd_pcap.pcap_datalink_val_to_name(gd_pcap.pcap_datalink(r->pc)),
+		"libpcap\n", iface, pcap_datalink_val_to_name(pcap_datalink(r->pc)),
 		r->snaplen);
 	return 0;
 }
@@ -947,7 +938,7 @@ int reader_live_counts(struct gd_reader *r, struct gd_live_counts *c)
 		c->have_unread = 1;
 		return 0;
 	}
-	if (!r->live || !r->pc || gd_pcap.pcap_stats(r->pc, &ps) < 0)
+	if (!r->live || !r->pc || pcap_stats(r->pc, &ps) < 0)
 		return -1;
 	c->received = ps.ps_recv;
 	c->dropped = ps.ps_drop;
@@ -962,12 +953,12 @@ int reader_set_filter(struct gd_reader *r, const char *expr, char *errbuf)
 		return live_set_filter(r->lv, expr, errbuf);
 	if (!r->pc)
 		return 0;
-	if (gd_pcap.pcap_compile(r->pc, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
-	    gd_pcap.pcap_setfilter(r->pc, &prog) < 0) {
-		snprintf(errbuf, GD_ERRBUF, "filter '%s': %s", expr, gd_pcap.pcap_geterr(r->pc));
+	if (pcap_compile(r->pc, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
+	    pcap_setfilter(r->pc, &prog) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "filter '%s': %s", expr, pcap_geterr(r->pc));
 		return -1;
 	}
-	gd_pcap.pcap_freecode(&prog);
+	pcap_freecode(&prog);
 	return 0;
 }
 
@@ -1060,7 +1051,7 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	int rc;
 
 	for (;;) {
-		rc = gd_pcap.pcap_next_ex(r->pc, &ph, &data);
+		rc = pcap_next_ex(r->pc, &ph, &data);
 		if (rc == 1)
 			break;
 		if (rc == 0)
@@ -1069,7 +1060,7 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 			return 0;
 		if (!r->lsrc || !gd_src_error(r->lsrc, errbuf))
 			snprintf(errbuf, GD_ERRBUF, "%s: frame %llu: %s", r->name,
-				 (unsigned long long)r->count + 1, gd_pcap.pcap_geterr(r->pc));
+				 (unsigned long long)r->count + 1, pcap_geterr(r->pc));
 		return -1;
 	}
 	rec->no = ++r->count;
@@ -1077,7 +1068,7 @@ static int next_libpcap(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	/* libpcap reads a classic record's seconds as signed 32 bits; the
 	 * format (and the fast path) has them unsigned: 2^31 s is 2038, not
 	 * 1901.  (pcapng's are 64 bits: major version 1 is pcapng's.) */
-	if (rec->sec < 0 && rec->sec >= INT32_MIN && gd_pcap.pcap_major_version(r->pc) != 1)
+	if (rec->sec < 0 && rec->sec >= INT32_MIN && pcap_major_version(r->pc) != 1)
 		rec->sec += (int64_t)1 << 32;
 	{
 		/* clamp before narrowing: a hostile fraction times 1000 does not
@@ -1142,7 +1133,7 @@ void reader_close(struct gd_reader *r)
 		free(r->lv);
 	}
 	if (r->pc)
-		gd_pcap.pcap_close(r->pc);
+		pcap_close(r->pc);
 	if (r->fp)
 		fclose(r->fp);
 	if (sigbus_rd == r)

@@ -10,7 +10,8 @@
 #  3. each package's files (dpkg-deb -c, directories left out) are exactly
 #     tests/deb/contents/<package>.txt (@MULTIARCH@, @WS_SERIES@ and
 #     @VERSION@ filled in) plus, for vxgbp-tools, every man page and bash
-#     completion that cmake --install put into debian/tmp;
+#     completion that cmake --install put into debian/tmp; vxgbp-tools'
+#     Depends names libpcap, zlib, libzstd and liblzma (dpkg-shlibdeps);
 #  4. unpacks every package (dpkg -x) into one tree and runs the
 #     autopkgtest scripts debian/tests/{gbpdump,libvxgbp-dev,wireshark-plugin}
 #     on it.
@@ -84,6 +85,15 @@ for f in "$here"/contents/*.txt; do
 		fail "$pkg: files differ from tests/deb/contents/$pkg.txt (+ in the package, - missing)"
 done
 step "contents of $(ls "$here"/contents/*.txt | wc -l) packages as expected"
+
+# gbpdump's libraries reach vxgbp-tools' Depends through ${shlibs:Depends}
+# (debian/control names none by hand: they are linked, docs/packaging.md)
+deps=$(dpkg-deb -f "$(ls "$work"/vxgbp-tools_*.deb)" Depends)
+for lib in libpcap0.8 zlib1g libzstd1 liblzma5; do
+	echo "$deps" | grep -Eq "(^|, )$lib( \(|,|$)" ||
+		fail "vxgbp-tools: Depends has no $lib (dpkg-shlibdeps: is gbpdump linked with it?): $deps"
+done
+step "vxgbp-tools depends on libpcap, zlib, libzstd, liblzma"
 
 # 4. the autopkgtest scripts on the unpacked packages
 root=$work/root
