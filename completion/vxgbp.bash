@@ -47,7 +47,7 @@ _vxgbp_optarg()
         }'
 }
 
-# gbpdump --profile names (gbpdump/check.c; tests/completion checks them).
+# gbpdump --profile names (gbpdump/report/check.c; tests/completion checks them).
 _vxgbp_profiles="strict linux vpp offload"
 
 # Files for a capture: pcap, pcapng and their compressed forms (and

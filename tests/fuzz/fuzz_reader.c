@@ -208,7 +208,7 @@ static void keep(struct seen *s, int64_t sec, uint32_t nsec, uint32_t caplen, ui
 /* Records pcapng_quick() read too (said at exit with the counts below). */
 static unsigned long long n_quick;
 
-/* The fast path's pcapng parser (gbpdump/pcapng.c) straight on the input,
+/* The fast path's pcapng parser (gbpdump/input/pcapng.c) straight on the input,
  * handed its bytes as reader.c's buffer would: a first window of 1 to 64
  * bytes, grown to what it asks for (PCAPNG_NEED); and its inline EPB path
  * (pcapng_quick()) on the same bytes, which must agree with it. */

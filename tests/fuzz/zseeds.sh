@@ -2,7 +2,7 @@
 # zseeds.sh OUTDIR FIXTURES: compressed seeds for fuzz_reader (issue 14):
 # a classic pcap and a pcapng fixture as gzip, zstd and xz, two gzip
 # members, and a stream cut short, so the fuzzer starts inside gbpdump's
-# decompressing reader (gbpdump/decompress.c) too.
+# decompressing reader (gbpdump/input/decompress.c) too.
 set -eu
 out=$1 fix=$2
 mkdir -p "$out"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_out.c - gbpdump/out.c's formatters write exactly what libc writes:
+ * test_out.c - gbpdump/print/out.c's formatters write exactly what libc writes:
  * out_addr what inet_ntop does, out_mac, out_hex, out_dec_pad, out_u64,
  * out_u64_w what snprintf does; the line writer's lw_u32, lw_u64 and hex
  * stores likewise.  Also when the buffer is nearly full (the

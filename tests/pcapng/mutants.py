@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
 # mutants.py GBPDUMP FIXTURES WORKDIR [COUNT]: gbpdump's native readers
-# (gbpdump/reader.c, pcapng.c) against libpcap (--libpcap) on mutated
+# (gbpdump/input/reader.c, pcapng.c) against libpcap (--libpcap) on mutated
 # captures.  Each mutant is a seed capture (classic pcap in both byte
 # orders and both time stamp resolutions, the old 2.2/2.3 formats, pcapng,
 # a two-section pcapng) with a few of its bytes changed where a reader

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # pcapng.sh GBPDUMP FIXTURES WORKDIR TSHARK_SH [quick]
-# gbpdump's native pcapng reader (gbpdump/pcapng.c) against libpcap:
+# gbpdump's native pcapng reader (gbpdump/input/pcapng.c) against libpcap:
 #  - the cases: every pcapng fixture, every classic fixture converted with
 #    editcap -F pcapng, two of them concatenated (two sections), a mergecap
 #    -a result, and the crafted captures of mkcases.py (good-*, bad-*);

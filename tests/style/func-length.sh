@@ -11,7 +11,7 @@ allow='
 proto_register_vxgbp: Wireshark'"'"'s hf_/ett_ registration arrays, data in one function
 '
 bad=0
-for f in libvxgbp/src/*.c gbpdump/*.c tools/*.c common/*.c dissector/*.c; do
+for f in libvxgbp/src/*.c gbpdump/*.c gbpdump/*/*.c tools/*.c common/*.c dissector/*.c; do
 	[ -f "$f" ] || continue
 	out=$(awk -v max="$max" -v file="$f" '
 		/^[A-Za-z_].*\(/ { sig = $0 }

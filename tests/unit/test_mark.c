@@ -394,7 +394,7 @@ START_TEST(test_verdict_exhaustive)
 END_TEST
 
 /* gbpdump --json keeps the verdicts' names from the last header whose
- * flags, reserved byte and group-or-not were the same (print_json.c,
+ * flags, reserved byte and group-or-not were the same (print/json.c,
  * vx_key()): the accept/drop outcome must depend on nothing else, on
  * every kind of device. */
 START_TEST(test_verdict_inputs)

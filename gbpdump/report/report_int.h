@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * report_int.h - what report.c, report_html.c and report_svg.c share: the
+ * report_int.h - what report.c, report/html.c and report/svg.c share: the
  * collector's state, the group view of the matrix and the graph, and the
  * small writers (escaping, times, colours).  Not used elsewhere.
  */
@@ -97,12 +97,12 @@ void rp_time(char *buf, size_t n, int64_t sec, uint32_t nsec);
 /* "#rrggbb" on the heat-map scale, t in [0, 1]. */
 void rp_color(char buf[8], double t);
 
-/* report_svg.c */
+/* report/svg.c */
 void rp_svg_matrix(const struct rp_ctx *c);
 void rp_svg_graph(const struct rp_ctx *c);
 void rp_svg_timeline(const struct rp_ctx *c);
 
-/* report_html.c */
+/* report/html.c */
 void rp_html_head(const struct rp_ctx *c);
 void rp_html_tables(const struct rp_ctx *c);
 void rp_html_findings(const struct rp_ctx *c);

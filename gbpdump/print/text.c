@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * print_text.c - one tcpdump-like line per frame:
+ * print/text.c - one tcpdump-like line per frame:
  *
  *   22:13:20.000001 IP 192.0.2.1.49152 > 192.0.2.2.4789: VXLAN-GBP vni 100
  *     flags [G,I,D] group 512 (0x0200) web: IP 198.51.100.1 > 198.51.100.2:
@@ -22,7 +22,7 @@ void print_init(struct gd_print *pp)
 	memset(pp, 0, sizeof(*pp));
 	/* The time caches start as what formatting a second no date can hold
 	 * leaves them: an empty prefix, and JSON's fallback date made by
-	 * print_json.c itself (a frame at that very second, which an extreme
+	 * print/json.c itself (a frame at that very second, which an extreme
 	 * pcapng time stamp gives, prints what it would anyway).  A key of -1
 	 * with empty text printed second -1 (1969-12-31 23:59:59) as nothing
 	 * when it was a thread's first frame: -j N differed. */

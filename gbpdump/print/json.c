@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * print_json.c - one JSON object per frame, one per line (JSON Lines):
+ * print/json.c - one JSON object per frame, one per line (JSON Lines):
  *
  * {"frame":1,"time":"2023-11-14T22:13:20.000001Z","len":148,"caplen":148,
  *  "outer":{"src":"192.0.2.1","dst":"192.0.2.2","proto":17,"proto_name":"udp",...},

@@ -36,7 +36,7 @@ struct gd_print {
 	int32_t flags_word;
 	int flags_len;
 	char flags_buf[VXGBP_FLAGS_STRLEN];
-	/* print_json's memos of what consecutive frames share (print_json.c,
+	/* print_json's memos of what consecutive frames share (print/json.c,
 	 * "what consecutive frames share"): zero when none yet */
 	struct gd_vx_memo {
 		uint32_t key;           /* of the header they were built from */

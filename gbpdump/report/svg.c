@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * report_svg.c - the pictures of gbpdump --report, as inline SVG: the
+ * report/svg.c - the pictures of gbpdump --report, as inline SVG: the
  * group-to-group heat map, the group graph (a circular layout computed
  * here: the same capture gives the same picture), the findings over time.
  * Every number drawn is also in a <title> (the tooltip) or in the cell.

@@ -3,8 +3,8 @@
  * report.c - gbpdump --report: what is collected per frame (time buckets of
  * the findings, the Linux verdicts and marks), the group view of the
  * tracker's matrix, and the page written under a temporary name and moved
- * into place (common/atomic_file.h).  The page itself: report_html.c and
- * report_svg.c.
+ * into place (common/atomic_file.h).  The page itself: report/html.c and
+ * report/svg.c.
  */
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * report_html.c - the text parts of gbpdump --report: the page head (inline
+ * report/html.c - the text parts of gbpdump --report: the page head (inline
  * CSS, a Content-Security-Policy that lets nothing be fetched), the header
  * with the capture and the options, the per-VNI and per-group tables, the
  * findings per rule from the --check engine (check_rule_next()), and the
