@@ -627,6 +627,11 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
  * every layer before it filled in.  Never reads outside [frame, frame+caplen). */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts);
+/* Since 1.3: the layer where a parse stopped (p->err set), as a rule's
+ * scope: VXGBP_SCOPE_FRAME inside nested header *nested (its VXLAN header
+ * or the frame it carries; *nested -1 otherwise), _HEADER the first VXLAN
+ * header, _INNER the frame it carries, _OUTER what delivers it. */
+enum vxgbp_scope vxgbp_pkt_err_scope(const struct vxgbp_pkt *p, int *nested);
 
 /* Parse from where you are: the same struct, the same findings for the same
  * bytes, offsets from the start of buf.
