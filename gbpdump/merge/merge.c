@@ -4,14 +4,13 @@
  * appended one capture after another, printed as the run over all of them
  * would print --stats or --check.
  *
- * Appending b after a: counters add; a key's tables entries combine (the
- * matrix's learned group and the rules' last sighting from b when b has
- * them, the first sighting from a when a has it); b's frame numbers move
- * up by a's frames.  What one run would have found at the boundary is
- * judged here: a key's first sighting in b against its last group in a
- * (gbp.group-conflict, gbp.flow-group-change), a cache slot's first frame
- * in b against what a left in it (gbp.policy-reapplied,
- * gbp.policy-applied-cleared).
+ * Appending b after a: counters add; b's frame numbers move up by a's
+ * frames.  The tracker's entries of one key combine, and what one run
+ * would have found at the boundary is judged, by libvxgbp: a key's entries
+ * by vxgbp_track_entry_append (gbp.group-conflict, gbp.flow-group-change),
+ * a cache slot's first frame in b against what a left in it by
+ * vxgbp_track_cache_judge (gbp.policy-reapplied,
+ * gbp.policy-applied-cleared).  This file counts and describes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +409,7 @@ struct app {
 	uint64_t off;        /* a's frames: b's frame numbers move up by this */
 	struct gd_check *lv; /* the profile's levels */
 	int oom;
+	int range;           /* a count or frame number past 2^64-1 */
 };
 
 static int rule_level(const struct gd_check *c, unsigned rule)
@@ -527,62 +527,42 @@ static void key_name(char *buf, size_t n, unsigned family, const uint8_t *a)
 		vxgbp_addr_format(buf, n, a, family == 6 ? 16 : 4);
 }
 
-/* Endpoint or flow x (of a, may be NULL) and y (of b, moved up) into out;
- * the boundary finding when y's first sighting changes x's last group. */
-static void sighting(struct app *p, struct vxgbp_track_entry *out,
-		     const struct vxgbp_track_entry *x, const struct vxgbp_track_entry *y, int flow)
+/* The description of a group change libvxgbp found between x (a's) and
+ * y's first sighting (b's, whose frames move up by off). */
+static void change_occ(struct msum_occ *oc, const struct vxgbp_track_entry *x,
+		       const struct vxgbp_track_entry *y, uint64_t off, int flow)
 {
-	struct vxgbp_track_entry e = *y;
-	struct msum_occ oc = { 0 };
 	char s1[48], s2[48];
 
-	if (e.first_frame)
-		e.first_frame += p->off;
-	if (e.last_frame)
-		e.last_frame += p->off;
-	if (!x) {
-		*out = e;
-		return;
-	}
-	*out = *x;
-	if (!flow && e.learned != VXGBP_GROUP_UNKNOWN)
-		out->learned = e.learned;
-	if (e.last_frame) {
-		out->last_frame = e.last_frame;
-		out->last_group = e.last_group;
-		out->last_flags = e.last_flags;
-	}
-	if (!out->first_frame) {
-		out->first_frame = e.first_frame;
-		out->first_group = e.first_group;
-		out->first_off = e.first_off;
-		out->first_sport = e.first_sport;
-		out->first_dport = e.first_dport;
-	}
-	if (!x->last_frame || !e.first_frame || x->last_group == e.first_group)
-		return;
-	oc.frame = e.first_frame;
-	oc.off = e.first_off;
+	oc->frame = y->first_frame + off;
+	oc->off = y->first_off;
 	key_name(s1, sizeof(s1), x->family, x->addr);
 	if (flow) {
 		key_name(s2, sizeof(s2), x->family, x->addr2);
-		snprintf(oc.what, sizeof(oc.what), "flow %s.%u > %s.%u proto %u: ID %u at frame "
-			 "%llu, now ID %u", s1, e.first_sport, s2, e.first_dport, x->proto, x->last_group,
-			 (unsigned long long)x->last_frame, e.first_group);
-		oc.tie = 1;
+		snprintf(oc->what, sizeof(oc->what), "flow %s.%u > %s.%u proto %u: ID %u at frame "
+			 "%llu, now ID %u", s1, y->first_sport, s2, y->first_dport, x->proto,
+			 x->last_group, (unsigned long long)x->last_frame, y->first_group);
+		oc->tie = 1;
 	} else {
-		snprintf(oc.what, sizeof(oc.what), "source %s: ID %u at frame %llu, now ID %u", s1,
-			 x->last_group, (unsigned long long)x->last_frame, e.first_group);
-		oc.tie = x->family == 0 ? 0 : 2;
+		snprintf(oc->what, sizeof(oc->what), "source %s: ID %u at frame %llu, now ID %u", s1,
+			 x->last_group, (unsigned long long)x->last_frame, y->first_group);
+		oc->tie = x->family == 0 ? 0 : 2;
 	}
-	boundary(p, flow ? VXGBP_R_FLOW_GROUP_CHANGE : VXGBP_R_GROUP_CONFLICT, &oc);
 }
 
 /* How two entries of one key combine. */
 enum ekind { EK_COUNT, EK_PAIR, EK_EP, EK_FLOW };
 
+/* x (of a, may be NULL) and y (of b) of one key into out, as libvxgbp
+ * appends them; the rule it finds at the boundary, counted. */
 static void combine(struct app *p, enum ekind k, void *out, const void *x, const void *y)
 {
+	static const enum vxgbp_track_kind kinds[] = {
+		[EK_PAIR] = VXGBP_ENT_PAIR, [EK_EP] = VXGBP_ENT_ENDPOINT, [EK_FLOW] = VXGBP_ENT_FLOW,
+	};
+	struct msum_occ oc = { 0 };
+	int rule;
+
 	if (k == EK_COUNT) {
 		const struct vxgbp_track_count *cy = y;
 		struct vxgbp_track_count *co = out;
@@ -590,17 +570,15 @@ static void combine(struct app *p, enum ekind k, void *out, const void *x, const
 		*co = x ? *(const struct vxgbp_track_count *)x : (struct vxgbp_track_count){ cy->key, 0, 0 };
 		co->frames += cy->frames;
 		co->bytes += cy->bytes;
-	} else if (k == EK_PAIR) {
-		const struct vxgbp_track_entry *ey = y;
-		struct vxgbp_track_entry *eo = out;
-
-		*eo = x ? *(const struct vxgbp_track_entry *)x : *ey;
-		if (x) {
-			eo->frames += ey->frames;
-			eo->bytes += ey->bytes;
-		}
-	} else {
-		sighting(p, out, x, y, k == EK_FLOW);
+		return;
+	}
+	if ((rule = vxgbp_track_entry_append(out, x, y, kinds[k], p->off)) < 0) {
+		p->range = 1;
+		return;
+	}
+	if (rule) {
+		change_occ(&oc, x, y, p->off, k == EK_FLOW);
+		boundary(p, (unsigned)rule, &oc);
 	}
 }
 
@@ -717,7 +695,7 @@ static void add_numbers(struct msum *a, const struct msum *b)
 
 int msum_append(struct msum *a, const struct msum *b, const char *path)
 {
-	struct app p = { a, a->records, NULL, 0 };
+	struct app p = { a, a->records, NULL, 0, 0 };
 	int rc = -1;
 
 	if (!same_opts(&a->o, &b->o)) {
@@ -742,6 +720,11 @@ int msum_append(struct msum *a, const struct msum *b, const char *path)
 	if (a->o.check) {
 		own_findings(&p, b);
 		cache_append(&p, b);
+	}
+	if (p.range) {
+		fprintf(stderr, "gbpdump: --merge: %s: a count or frame number past 2^64-1 once "
+			"merged: not merged\n", path);
+		goto out;
 	}
 	if (p.oom || append_inputs(a, b) < 0)
 		goto oom;

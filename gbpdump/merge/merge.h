@@ -7,7 +7,8 @@
  *
  *   merge.c       the summary in memory, made from a run, merged, printed
  *   merge_io.c    the summary as JSON: written, read back
- *   merge_json.c  a small JSON reader (a tree, with byte offsets for errors)
+ *   merge_json.c  the JSON parsed by json-c into a tree that knows each
+ *                 value's place (for errors)
  */
 #ifndef GBPDUMP_MERGE_H
 #define GBPDUMP_MERGE_H

@@ -246,12 +246,28 @@ struct rd {
 	int bad; /* a message was printed */
 };
 
+/* One line: the file, where in it (at's place in the document; for
+ * "missing", the member name of object at), what is wrong. */
 static int rd_fail(struct rd *r, const struct jv *at, const char *what, const char *name)
 {
-	if (!r->bad)
-		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: %s%s%s\n", r->path,
-			at ? at->off : 0, name ? name : "", name ? ": " : "", what);
+	char where[320];
+	int miss = !strcmp(what, "missing");
+
+	if (r->bad)
+		return -1;
 	r->bad = 1;
+	if (!at) {
+		fprintf(stderr, "gbpdump: --merge: %s: %s: %s\n", r->path, name ? name : "?", what);
+		return -1;
+	}
+	jpath(at, where, sizeof(where));
+	if (miss && name)
+		fprintf(stderr, "gbpdump: --merge: %s: %s%s%s: missing\n", r->path,
+			at->up ? where : "", at->up ? "." : "", name);
+	else if (name && (!at->key || strcmp(at->key, name)))
+		fprintf(stderr, "gbpdump: --merge: %s: %s: %s: %s\n", r->path, where, name, what);
+	else
+		fprintf(stderr, "gbpdump: --merge: %s: %s: %s\n", r->path, where, what);
 	return -1;
 }
 
@@ -698,9 +714,9 @@ static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
 	if (!ver || ver->t != J_INT || ver->neg)
 		return rd_fail(r, ver ? ver : s, "an integer expected", "version");
 	if (ver->u != MSUM_VERSION) {
-		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: summary format version %llu; this "
-			"gbpdump reads version %d\n", r->path, ver->off,
-			(unsigned long long)ver->u, MSUM_VERSION);
+		fprintf(stderr, "gbpdump: --merge: %s: summary.version: summary format version %llu; "
+			"this gbpdump reads version %d\n", r->path, (unsigned long long)ver->u,
+			MSUM_VERSION);
 		return -1;
 	}
 	m->version = MSUM_VERSION;
@@ -766,7 +782,11 @@ int msum_read(struct msum *m, const char *path)
 	if (!text)
 		return -2;
 	if (!(doc = jparse(text, len, &err, &eoff))) {
-		fprintf(stderr, "gbpdump: --merge: %s: byte %zu: not JSON (%s)\n", path, eoff, err);
+		if (eoff != SIZE_MAX)
+			fprintf(stderr, "gbpdump: --merge: %s: byte %zu: not JSON (%s)\n", path, eoff,
+				err);
+		else
+			fprintf(stderr, "gbpdump: --merge: %s: not read (%s)\n", path, err);
 	} else if (!(s = jget(doc, "summary")) || s->t != J_OBJ) {
 		fprintf(stderr, "gbpdump: --merge: %s: no \"summary\" object (write it with "
 			"--stats --json or --check --json)\n", path);

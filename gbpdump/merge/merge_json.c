@@ -1,40 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * merge_json.c - the JSON reader of gbpdump --merge (merge_json.h):
- * recursive descent over RFC 8259, nesting bounded, every read of the
- * text inside [text, text + len).
+ * merge_json.c - the JSON of gbpdump --merge (merge_json.h): json-c's
+ * strict tokener, then its tree copied into struct jv, which keeps each
+ * value's place in the document for the reader's messages.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "merge_json.h"
 
-#define JDEPTH 32
-
-struct jp {
-	const char *t;
-	size_t len, i;
-	const char *err;
-	size_t eoff;
-};
-
-static struct jv *value(struct jp *p, int depth);
-
-static int fail(struct jp *p, const char *why)
-{
-	if (!p->err) {
-		p->err = why;
-		p->eoff = p->i;
-	}
-	return -1;
-}
-
-static void ws(struct jp *p)
-{
-	while (p->i < p->len && (p->t[p->i] == ' ' || p->t[p->i] == '\t' ||
-				 p->t[p->i] == '\n' || p->t[p->i] == '\r'))
-		p->i++;
-}
+#define JDEPTH 32 /* a summary nests 5 deep */
 
 void jfree(struct jv *v)
 {
@@ -48,261 +27,156 @@ void jfree(struct jv *v)
 	free(v);
 }
 
-static int push(struct jv *c, struct jv *e)
+static struct jv *convert(struct json_object *o, const struct jv *up, size_t idx,
+			  const char *key, const char **err);
+
+/* The elements (members) of container o into v.  0, or -1. */
+static int children(struct jv *v, struct json_object *o, const char **err)
 {
-	if (c->n == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 8;
-		struct jv **na = realloc(c->a, nc * sizeof(*na));
+	size_t n = v->t == J_ARR ? json_object_array_length(o)
+				 : (size_t)json_object_object_length(o);
+	size_t i = 0;
 
-		if (!na)
-			return -1;
-		c->a = na;
-		c->cap = nc;
-	}
-	c->a[c->n++] = e;
-	return 0;
-}
-
-static int hex4(struct jp *p, unsigned *v)
-{
-	*v = 0;
-	if (p->len - p->i < 4)
-		return fail(p, "string cut short");
-	for (int k = 0; k < 4; k++) {
-		char c = p->t[p->i++];
-
-		*v <<= 4;
-		if (c >= '0' && c <= '9')
-			*v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*v |= (unsigned)(c - 'A' + 10);
-		else
-			return fail(p, "bad \\u escape");
-	}
-	return 0;
-}
-
-/* One escape after the backslash into o (room for 3 bytes); bytes written. */
-static int escape(struct jp *p, char *o)
-{
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	const char *e;
-	unsigned u;
-
-	if (p->i >= p->len)
-		return fail(p, "string cut short");
-	if (p->t[p->i] != 'u') {
-		if (!p->t[p->i] || !(e = strchr(from, p->t[p->i])))
-			return fail(p, "bad escape");
-		p->i++;
-		o[0] = to[e - from];
-		return 1;
-	}
-	p->i++;
-	if (hex4(p, &u) < 0)
+	if (!(v->a = calloc(n ? n : 1, sizeof(*v->a))))
 		return -1;
-	if (u == 0 || (u >= 0xd800 && u <= 0xdfff))
-		return fail(p, "\\u escape not supported here (NUL or surrogate)");
-	if (u < 0x80) {
-		o[0] = (char)u;
-		return 1;
-	}
-	if (u < 0x800) {
-		o[0] = (char)(0xc0 | (u >> 6));
-		o[1] = (char)(0x80 | (u & 0x3f));
-		return 2;
-	}
-	o[0] = (char)(0xe0 | (u >> 12));
-	o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
-	o[2] = (char)(0x80 | (u & 0x3f));
-	return 3;
-}
-
-/* A string at p->i (the opening quote) into a new NUL-terminated copy. */
-static char *string(struct jp *p)
-{
-	size_t start = ++p->i, n = 0;
-	char *s;
-
-	/* the copy is never longer than the text */
-	while (p->i < p->len && p->t[p->i] != '"')
-		p->i += p->t[p->i] == '\\' ? 2 : 1;
-	if (p->i >= p->len) {
-		fail(p, "string cut short");
-		return NULL;
-	}
-	if (!(s = malloc(p->i - start + 1))) {
-		fail(p, "out of memory");
-		return NULL;
-	}
-	for (p->i = start; p->t[p->i] != '"';) {
-		unsigned char c = (unsigned char)p->t[p->i];
-		int k;
-
-		if (c < 0x20) {
-			free(s);
-			fail(p, "control character in a string");
-			return NULL;
-		}
-		p->i++;
-		if (c != '\\') {
-			s[n++] = (char)c;
-			continue;
-		}
-		if ((k = escape(p, s + n)) < 0) {
-			free(s);
-			return NULL;
-		}
-		n += (size_t)k;
-	}
-	p->i++;
-	s[n] = 0;
-	return s;
-}
-
-static int number(struct jp *p, struct jv *v)
-{
-	int digits = 0;
-
-	v->t = J_INT;
-	if (p->t[p->i] == '-') {
-		v->neg = 1;
-		p->i++;
-	}
-	while (p->i < p->len && p->t[p->i] >= '0' && p->t[p->i] <= '9') {
-		unsigned d = (unsigned)(p->t[p->i++] - '0');
-
-		if (v->u > (UINT64_MAX - d) / 10)
-			v->t = J_NUM; /* too large for 64 bits: not an integer we use */
-		else
-			v->u = v->u * 10 + d;
-		digits++;
-	}
-	if (!digits)
-		return fail(p, "bad number");
-	if (p->i < p->len && (p->t[p->i] == '.' || p->t[p->i] == 'e' || p->t[p->i] == 'E')) {
-		v->t = J_NUM;
-		p->i++;
-		while (p->i < p->len && strchr("0123456789+-eE", p->t[p->i]) && p->t[p->i])
-			p->i++;
-	}
-	return 0;
-}
-
-static int word(struct jp *p, const char *w, struct jv *v, enum jtype t, uint64_t u)
-{
-	size_t n = strlen(w);
-
-	if (p->len - p->i < n || memcmp(p->t + p->i, w, n))
-		return fail(p, "not JSON");
-	p->i += n;
-	v->t = t;
-	v->u = u;
-	return 0;
-}
-
-/* The elements of an array or members of an object (p->i after the opening
- * bracket). */
-static int items(struct jp *p, struct jv *v, int depth, char close)
-{
-	ws(p);
-	if (p->i < p->len && p->t[p->i] == close) {
-		p->i++;
+	if (v->t == J_ARR) {
+		for (; i < n; i++, v->n++)
+			if (!(v->a[i] = convert(json_object_array_get_idx(o, i), v, i, NULL, err)))
+				return -1;
 		return 0;
 	}
-	for (;;) {
-		char *key = NULL;
-		struct jv *e;
-
-		ws(p);
-		if (close == '}') {
-			if (p->i >= p->len || p->t[p->i] != '"')
-				return fail(p, p->i >= p->len ? "cut short" : "member name expected");
-			if (!(key = string(p)))
-				return -1;
-			ws(p);
-			if (p->i >= p->len || p->t[p->i] != ':') {
-				free(key);
-				return fail(p, p->i >= p->len ? "cut short" : "':' expected");
-			}
-			p->i++;
-		}
-		if (!(e = value(p, depth + 1)) || push(v, e) < 0) {
-			free(key);
-			jfree(e);
-			return e ? fail(p, "out of memory") : -1;
-		}
-		e->key = key;
-		ws(p);
-		if (p->i >= p->len)
-			return fail(p, "cut short");
-		if (p->t[p->i] == close) {
-			p->i++;
-			return 0;
-		}
-		if (p->t[p->i++] != ',')
-			return fail(p, "',' expected");
+	json_object_object_foreach(o, k, m) {
+		if (!(v->a[i] = convert(m, v, i, k, err)))
+			return -1;
+		i++;
+		v->n++;
 	}
+	return 0;
 }
 
-static struct jv *value(struct jp *p, int depth)
+/* A number: J_INT with its sign and magnitude, or J_NUM. */
+static void number(struct jv *v, struct json_object *o)
 {
-	struct jv *v;
-	int rc;
-	char c;
+	int64_t i;
 
-	ws(p);
-	if (p->i >= p->len) {
-		fail(p, "cut short");
+	if (json_object_get_type(o) == json_type_double) {
+		v->t = J_NUM;
+		return;
+	}
+	v->t = J_INT;
+	i = json_object_get_int64(o);
+	v->neg = i < 0;
+	/* above INT64_MAX json-c holds the value unsigned */
+	v->u = i < 0 ? (uint64_t)0 - (uint64_t)i : json_object_get_uint64(o);
+}
+
+static struct jv *convert(struct json_object *o, const struct jv *up, size_t idx,
+			  const char *key, const char **err)
+{
+	struct jv *v = calloc(1, sizeof(*v));
+	int ok = 1;
+
+	if (!v || (key && !(v->key = strdup(key)))) {
+		*err = "out of memory";
+		jfree(v);
 		return NULL;
 	}
-	if (depth > JDEPTH) {
-		fail(p, "nested too deep");
-		return NULL;
-	}
-	if (!(v = calloc(1, sizeof(*v)))) {
-		fail(p, "out of memory");
-		return NULL;
-	}
-	v->off = p->i;
-	c = p->t[p->i];
-	if (c == '{' || c == '[') {
-		p->i++;
-		v->t = c == '{' ? J_OBJ : J_ARR;
-		rc = items(p, v, depth, c == '{' ? '}' : ']');
-	} else if (c == '"') {
+	v->up = up;
+	v->idx = idx;
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		v->t = J_NULL;
+		break;
+	case json_type_boolean:
+		v->t = J_BOOL;
+		v->u = json_object_get_boolean(o) != 0;
+		break;
+	case json_type_int:
+	case json_type_double:
+		number(v, o);
+		break;
+	case json_type_string:
 		v->t = J_STR;
-		rc = (v->s = string(p)) ? 0 : -1;
-	} else if (c == '-' || (c >= '0' && c <= '9')) {
-		rc = number(p, v);
-	} else {
-		rc = c == 't' ? word(p, "true", v, J_BOOL, 1) : c == 'f' ? word(p, "false", v, J_BOOL, 0)
-		     : word(p, "null", v, J_NULL, 0);
+		if ((size_t)json_object_get_string_len(o) != strlen(json_object_get_string(o))) {
+			*err = "a string holds \\u0000";
+			ok = 0;
+		} else if (!(v->s = strdup(json_object_get_string(o)))) {
+			*err = "out of memory";
+			ok = 0;
+		}
+		break;
+	case json_type_array:
+	case json_type_object:
+		v->t = json_object_get_type(o) == json_type_array ? J_ARR : J_OBJ;
+		if (children(v, o, err) < 0) {
+			*err = *err ? *err : "out of memory";
+			ok = 0;
+		}
+		break;
 	}
-	if (rc < 0) {
+	if (!ok) {
 		jfree(v);
 		return NULL;
 	}
 	return v;
 }
 
+/* The text through the tokener, INT_MAX bytes a call at most. */
+static struct json_object *tokenize(struct json_tokener *tok, const char *text, size_t len,
+				    size_t *end, const char **err)
+{
+	struct json_object *o = NULL;
+	enum json_tokener_error e = json_tokener_continue;
+	size_t at = 0;
+
+	while (at < len && e == json_tokener_continue) {
+		int n = len - at > INT_MAX ? INT_MAX : (int)(len - at);
+
+		o = json_tokener_parse_ex(tok, text + at, n);
+		e = json_tokener_get_error(tok);
+		*end = at + json_tokener_get_parse_end(tok);
+		at += (size_t)n;
+	}
+	if (e == json_tokener_success)
+		return o;
+	*err = e == json_tokener_continue ? "cut short" : json_tokener_error_desc(e);
+	if (e == json_tokener_continue)
+		*end = len;
+	return NULL;
+}
+
+/* The first byte at or after i that is not JSON white space. */
+static size_t after_ws(const char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
 struct jv *jparse(const char *text, size_t len, const char **err, size_t *eoff)
 {
-	struct jp p = { text, len, 0, NULL, 0 };
-	struct jv *v = value(&p, 0);
+	struct json_tokener *tok = json_tokener_new_ex(JDEPTH);
+	struct json_object *o;
+	struct jv *v = NULL;
+	size_t end = 0;
 
-	if (v) {
-		ws(&p);
-		if (p.i < p.len) {
-			fail(&p, "more after the JSON value");
-			jfree(v);
-			v = NULL;
-		}
+	*err = NULL;
+	*eoff = SIZE_MAX;
+	if (!tok) {
+		*err = "out of memory";
+		return NULL;
 	}
-	*err = p.err;
-	*eoff = p.eoff;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	if (!(o = tokenize(tok, text, len, &end, err))) {
+		*eoff = end;
+	} else if ((end = after_ws(text, len, end)) < len) {
+		*err = "more after the JSON value";
+		*eoff = end;
+	} else {
+		v = convert(o, NULL, 0, NULL, err);
+	}
+	json_object_put(o);
+	json_tokener_free(tok);
 	return v;
 }
 
@@ -314,4 +188,23 @@ const struct jv *jget(const struct jv *o, const char *key)
 		if (!strcmp(o->a[i]->key, key))
 			return o->a[i];
 	return NULL;
+}
+
+void jpath(const struct jv *v, char *buf, size_t n)
+{
+	char tail[256];
+
+	if (!v || !v->up) {
+		snprintf(buf, n, "the document");
+		return;
+	}
+	if (v->key)
+		snprintf(tail, sizeof(tail), "%s%s", v->up->up ? "." : "", v->key);
+	else
+		snprintf(tail, sizeof(tail), "[%zu]", v->idx);
+	jpath(v->up, buf, n);
+	if (!v->up->up)
+		buf[0] = 0;
+	if (strlen(buf) + strlen(tail) < n)
+		strcat(buf, tail);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * merge_json.h - a small JSON reader for gbpdump --merge: the whole text
- * into a tree; each value keeps its byte offset for error messages.
- * Integers are kept exact (64 bits, with their sign); other numbers are
- * accepted and marked as such.
+ * merge_json.h - the JSON of gbpdump --merge, parsed by json-c (strict
+ * RFC 8259: no leading zeros, no comments, valid UTF-8) into a small tree
+ * the summary reader walks.  Each value knows where it is in the document
+ * (jpath), for error messages; json-c gives byte offsets only for syntax
+ * errors.  Integers are kept exact with their sign (json-c holds 64 bits:
+ * it saturates a longer one); other numbers are marked as such.
  */
 #ifndef GBPDUMP_MERGE_JSON_H
 #define GBPDUMP_MERGE_JSON_H
@@ -15,20 +17,25 @@ enum jtype { J_NULL, J_BOOL, J_INT, J_NUM, J_STR, J_ARR, J_OBJ };
 
 struct jv {
 	enum jtype t;
-	size_t off;          /* where the value starts in the text */
+	const struct jv *up; /* the array or object holding it; NULL: the document */
+	size_t idx;          /* its index in up's array */
 	char *key;           /* member name inside an object, else NULL */
 	char *s;             /* J_STR: NUL-terminated (no NUL inside) */
 	uint64_t u;          /* J_INT: magnitude; J_BOOL: 0/1 */
 	int neg;             /* J_INT: negative */
 	struct jv **a;       /* J_ARR, J_OBJ: the elements / members */
-	size_t n, cap;
+	size_t n;
 };
 
 /* Parse text[0..len) (one value, then only white space).  The tree, or
- * NULL with *err a short reason and *eoff its byte offset. */
+ * NULL with *err a short reason and *eoff its byte offset (SIZE_MAX when
+ * json-c gives none). */
 struct jv *jparse(const char *text, size_t len, const char **err, size_t *eoff);
 void jfree(struct jv *v);
 /* The member `key` of object o, or NULL. */
 const struct jv *jget(const struct jv *o, const char *key);
+/* Where v is: "summary.pairs[3].vni" into buf (n bytes), "the document"
+ * for the root. */
+void jpath(const struct jv *v, char *buf, size_t n);
 
 #endif /* GBPDUMP_MERGE_JSON_H */

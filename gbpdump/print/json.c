@@ -984,23 +984,20 @@ static uint64_t label_rules(const uint8_t *frame, const struct vxgbp_l3 *l3)
 	return 0;
 }
 
-/* Where the parse stopped: "nested[i]" (*nested = i), the first VXLAN
- * header, its frame, or what delivers it. */
+/* Where the parse stopped (libvxgbp's vxgbp_pkt_err_scope): "nested[i]"
+ * (*nested = i), the first VXLAN header, its frame, or what delivers it. */
 static enum layer error_layer(const struct vxgbp_pkt *p, int *nested)
 {
-	const char *l = p->err_layer ? p->err_layer : "";
-
-	for (unsigned i = p->n_nested; i-- > 0;)
-		if (i < VXGBP_MAX_NESTED && p->nested[i].off >= 0 && p->err_off >= p->nested[i].off) {
-			*nested = (int)i;
-			return LAYER_FRAME;
-		}
-	if (!strcmp(l, "vxlan"))
+	switch (vxgbp_pkt_err_scope(p, nested)) {
+	case VXGBP_SCOPE_HEADER:
 		return LAYER_VXLAN;
-	if (!strncmp(l, "inner", 5) ||
-	    (p->vxlan_off >= 0 && p->err_off >= p->vxlan_off + VXGBP_HDR_LEN))
+	case VXGBP_SCOPE_INNER:
 		return LAYER_INNER;
-	return LAYER_OUTER;
+	case VXGBP_SCOPE_OUTER:
+		return LAYER_OUTER;
+	default:
+		return LAYER_FRAME;
+	}
 }
 
 /* {"id":..,"layer":..}; nested >= 0 names "nested[N]" */

@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "escape.h"
 #include "out.h"
 
 const char gd_digits2[200] =
@@ -150,40 +151,22 @@ void out_u64_w(struct gd_out *o, uint64_t v, int width)
 	out_commit(o, lw_u64_w(out_reserve(o, width > 20 ? (size_t)width : 20), v, width));
 }
 
+static void out_sink(void *ctx, const char *s, size_t n)
+{
+	out_write(ctx, s, n);
+}
+
 void out_json_str(struct gd_out *o, const char *s)
 {
-	static const char hx[] = "0123456789abcdef";
-	size_t n;
+	size_t n = esc_json_plain(s);
 
-	/* the common case, nothing to escape: one copy */
-	for (n = 0; s[n]; n++) {
-		unsigned char c = (unsigned char)s[n];
-
-		if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f)
-			break;
-	}
-	if (!s[n]) {
+	if (!s[n]) { /* the common case, nothing to escape: one copy */
 		out_putc(o, '"');
 		out_write(o, s, n);
 		out_putc(o, '"');
-		return;
+	} else {
+		esc_json(&(struct esc_sink){ out_sink, o }, s);
 	}
-	out_putc(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			out_putc(o, '\\');
-			out_putc(o, (char)c);
-		} else if (c < 0x20 || c == 0x7f) {
-			out_str(o, "\\u00");
-			out_putc(o, hx[c >> 4]);
-			out_putc(o, hx[c & 0xf]);
-		} else {
-			out_putc(o, (char)c);
-		}
-	}
-	out_putc(o, '"');
 }
 
 /* "0." .. "255.", zero-filled, each entry's last byte its length: one

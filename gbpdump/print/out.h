@@ -34,7 +34,8 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width);
  * printf's "%*llu"; n spaces */
 void out_u64_w(struct gd_out *o, uint64_t v, int width);
 void out_spaces(struct gd_out *o, int n);
-/* a JSON string literal with quotes and escapes */
+/* a JSON string literal with quotes and escapes (escape.h: bad UTF-8
+ * becomes \ufffd) */
 void out_json_str(struct gd_out *o, const char *s);
 /* IPv4 (len 4) or IPv6 (len 16) address; MAC address */
 void out_addr(struct gd_out *o, const uint8_t *a, size_t len);

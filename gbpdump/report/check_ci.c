@@ -3,119 +3,38 @@
  * check_ci.c - gbpdump --junit and --sarif: the per-rule results of the
  * --check engine (check_rule_next()) as JUnit XML and SARIF 2.1.0.  The
  * mapping is docs/check-ci.md's; every string from the input is escaped
- * here, nothing else in gbpdump writes these formats.
+ * (escape.h), nothing else in gbpdump writes these formats.
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "check_ci.h"
+#include "escape.h"
 
 _Static_assert(GD_ERRBUF >= AFILE_ERRBUF_SIZE, "errbuf sizes");
 
 #define SARIF_SCHEMA \
 	"https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
 
 static const char *const lvl_word[] = { "MUST", "SHOULD", "INFO" };
 static const char *const sarif_lvl[] = { "error", "warning", "note" };
 
-/* ---- escaping ---- */
+/* ---- escaping (escape.h) ---- */
 
-/* The valid UTF-8 sequence at s: its length (1..4) and code point, or 0
- * when s does not start one.  Stops at the first byte that is not a
- * continuation, so never reads past the terminating NUL. */
-static size_t utf8_seq(const unsigned char *s, unsigned *cp)
+static void afile_sink(void *ctx, const char *s, size_t n)
 {
-	unsigned c = s[0], min;
-	size_t n;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, *cp = c & 0x1f, min = 0x80;
-	else if ((c & 0xf0) == 0xe0)
-		n = 3, *cp = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, *cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3fu);
-	}
-	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return n;
+	afile_write(ctx, s, n);
 }
 
-/* XML 1.0 character data or an attribute value (attr: keep tabs and line
- * ends as references, which attribute normalization would turn into
- * spaces).  What XML cannot hold (bad UTF-8, C0 controls, U+FFFE/FFFF)
- * becomes U+FFFD. */
 static void xml_esc(struct afile *f, const char *s, int attr)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned cp;
-
-	while (*p) {
-		size_t n = utf8_seq(p, &cp);
-		const char *e = NULL;
-
-		if (!n || cp == 0xfffe || cp == 0xffff ||
-		    (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r'))
-			e = REPLACEMENT, n = n ? n : 1;
-		else if (cp == '&')
-			e = "&amp;";
-		else if (cp == '<')
-			e = "&lt;";
-		else if (cp == '>')
-			e = "&gt;";
-		else if (cp == '"')
-			e = "&quot;";
-		else if (cp == '\'')
-			e = "&apos;";
-		else if (cp == '\r' || (attr && (cp == '\t' || cp == '\n')))
-			e = cp == '\r' ? "&#13;" : cp == '\t' ? "&#9;" : "&#10;";
-		if (e)
-			afile_write(f, e, strlen(e));
-		else
-			afile_write(f, p, n);
-		p += n;
-	}
+	esc_xml(&(struct esc_sink){ afile_sink, f }, s, attr);
 }
 
-/* A JSON string literal; bad UTF-8 becomes U+FFFD. */
 static void json_str(struct afile *f, const char *s)
 {
-	static const char hx[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned cp;
-
-	afile_write(f, "\"", 1);
-	while (*p) {
-		size_t n = utf8_seq(p, &cp);
-
-		if (!n) {
-			afile_write(f, "\\ufffd", 6);
-			n = 1;
-		} else if (cp == '"' || cp == '\\') {
-			char e[2] = { '\\', (char)cp };
-
-			afile_write(f, e, 2);
-		} else if (cp < 0x20 || cp == 0x7f) {
-			char e[6] = { '\\', 'u', '0', '0', hx[cp >> 4], hx[cp & 0xf] };
-
-			afile_write(f, e, 6);
-		} else {
-			afile_write(f, p, n);
-		}
-		p += n;
-	}
-	afile_write(f, "\"", 1);
+	esc_json(&(struct esc_sink){ afile_sink, f }, s);
 }
 
 /* A path as a URI reference (RFC 3986): unreserved characters and '/'

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "escape.h"
 #include "report.h"
 #include "stats.h"
 
@@ -23,14 +24,15 @@ static void node_id(char *buf, size_t n, uint32_t g)
 		snprintf(buf, n, "g%u", g);
 }
 
-/* s inside a DOT double-quoted string: " and \ escaped. */
+static void out_sink(void *ctx, const char *s, size_t n)
+{
+	out_write(ctx, s, n);
+}
+
+/* s inside a DOT double-quoted string (escape.h). */
 static void dot_str(struct gd_out *o, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			out_putc(o, '\\');
-		out_putc(o, *s);
-	}
+	esc_dot(&(struct esc_sink){ out_sink, o }, s);
 }
 
 static void dot_node(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups,

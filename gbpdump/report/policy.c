@@ -2,7 +2,7 @@
 /*
  * policy.c - gbpdump --policy FILE (docs/policy.md): the file loaded
  * through libvxgbp's line parser, the tracker's flows judged by
- * vxgbp_policy_judge(), and the audit printed: every denied flow, by
+ * vxgbp_policy_audit(), and the audit printed: every denied flow, by
  * first frame, then a summary; or, under --check, the findings
  * policy.denied and policy.bypassed and the same list.
  */
@@ -117,11 +117,9 @@ void policy_free(struct vxgbp_policy *p)
 void policy_audit_free(struct gd_audit *a)
 {
 	free(a->f);
-	free(a->rule);
-	free(a->verdict);
+	free(a->v);
 	a->f = NULL;
-	a->rule = NULL;
-	a->verdict = NULL;
+	a->v = NULL;
 }
 
 int policy_audit(struct gd_audit *a, const struct vxgbp_policy *p, const char *path,
@@ -137,23 +135,16 @@ int policy_audit(struct gd_audit *a, const struct vxgbp_policy *p, const char *p
 	if (vxgbp_track_flow_stats(t, &held, &a->dropped) < 0)
 		return -1;
 	a->f = malloc((held ? held : 1) * sizeof(*a->f));
-	a->rule = malloc((held ? held : 1) * sizeof(*a->rule));
-	a->verdict = malloc(held ? held : 1);
-	if (!a->f || !a->rule || !a->verdict || (n = vxgbp_track_flows(t, a->f, held)) < 0)
+	a->v = malloc((held ? held : 1) * sizeof(*a->v));
+	if (!a->f || !a->v || (n = vxgbp_track_flows(t, a->f, held)) < 0)
 		return -1;
 	a->n = (size_t)n;
 	for (size_t i = 0; i < a->n; i++) {
-		const struct vxgbp_track_flow *f = &a->f[i];
-		int v = vxgbp_policy_judge(p, f->src_group, f->dst_group, f->proto, f->dport,
-					   &a->rule[i]);
-
-		a->verdict[i] = (unsigned char)v;
-		if (v == VXGBP_POLICY_ALLOW) {
-			a->allowed++;
-		} else {
-			a->denied++;
-			a->bypassed += f->a_frames != 0;
-		}
+		if (vxgbp_policy_audit(p, &a->f[i], &a->v[i]) < 0)
+			return -1;
+		a->allowed += a->v[i].verdict == VXGBP_POLICY_ALLOW;
+		a->denied += a->v[i].verdict == VXGBP_POLICY_DENY;
+		a->bypassed += (a->v[i].findings & VXGBP_RB(VXGBP_R_POLICY_BYPASSED)) != 0;
 	}
 	return 0;
 }
@@ -191,10 +182,10 @@ static void text_end(struct gd_out *o, const struct vxgbp_track_flow *f, const u
 /* "line 7" or "default". */
 static void text_rule(struct gd_out *o, const struct gd_audit *a, size_t i)
 {
-	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+	if (a->v[i].rule == VXGBP_POLICY_DEFAULT)
 		out_str(o, "the default");
 	else
-		out_printf(o, "line %u", a->p->v[a->rule[i]].line);
+		out_printf(o, "line %u", a->p->v[a->v[i].rule].line);
 }
 
 /* One flow, one line. */
@@ -218,12 +209,12 @@ static void text_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
 	out_printf(o, ", frames %llu/%llu, bytes %llu/%llu, %s by ",
 		   (unsigned long long)f->frames[0], (unsigned long long)f->frames[1],
 		   (unsigned long long)f->bytes[0], (unsigned long long)f->bytes[1],
-		   a->verdict[i] == VXGBP_POLICY_DENY ? "denied" : "allowed");
+		   a->v[i].verdict == VXGBP_POLICY_DENY ? "denied" : "allowed");
 	text_rule(o, a, i);
-	if (f->a_frames && a->verdict[i] == VXGBP_POLICY_DENY)
+	if (a->v[i].bypassed_at)
 		out_printf(o, "; A set on %llu frame%s (first %llu): bypassed",
 			   (unsigned long long)f->a_frames, f->a_frames == 1 ? "" : "s",
-			   (unsigned long long)f->first_a_frame);
+			   (unsigned long long)a->v[i].bypassed_at);
 	out_putc(o, '\n');
 }
 
@@ -265,10 +256,10 @@ static void json_flow(const struct gd_audit *a, size_t i, struct gd_out *o)
 	else
 		out_str(o, "null");
 	out_str(o, ",\"rule_line\":");
-	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+	if (a->v[i].rule == VXGBP_POLICY_DEFAULT)
 		out_str(o, "null");
 	else
-		out_u64(o, a->p->v[a->rule[i]].line);
+		out_u64(o, a->p->v[a->v[i].rule].line);
 	out_putc(o, '}');
 }
 
@@ -285,7 +276,7 @@ static void json_audit(const struct gd_audit *a, struct gd_out *o)
 		   (unsigned long long)a->allowed, (unsigned long long)a->denied,
 		   (unsigned long long)a->bypassed, (unsigned long long)a->dropped);
 	for (size_t i = 0; i < a->n; i++) {
-		if (a->verdict[i] != VXGBP_POLICY_DENY)
+		if (a->v[i].verdict != VXGBP_POLICY_DENY)
 			continue;
 		if (k++)
 			out_putc(o, ',');
@@ -303,7 +294,7 @@ void policy_print(const struct gd_audit *a, struct gd_out *o, int json, int verb
 		return;
 	}
 	for (size_t i = 0; i < a->n; i++)
-		if (verbose || a->verdict[i] == VXGBP_POLICY_DENY)
+		if (verbose || a->v[i].verdict == VXGBP_POLICY_DENY)
 			text_flow(a, i, o);
 	text_summary(a, o);
 }
@@ -329,10 +320,10 @@ static void describe(const struct gd_audit *a, size_t i, char *buf, size_t n)
 
 	vxgbp_addr_format(s, sizeof(s), f->src, f->ip_version == 6 ? 16 : 4);
 	vxgbp_addr_format(d, sizeof(d), f->dst, f->ip_version == 6 ? 16 : 4);
-	if (a->rule[i] == VXGBP_POLICY_DEFAULT)
+	if (a->v[i].rule == VXGBP_POLICY_DEFAULT)
 		snprintf(rule, sizeof(rule), "the default");
 	else
-		snprintf(rule, sizeof(rule), "line %u", a->p->v[a->rule[i]].line);
+		snprintf(rule, sizeof(rule), "line %u", a->p->v[a->v[i].rule].line);
 	snprintf(buf, n, "VNI %u proto %u %s.%u > %s.%u, group %s > %s: denied by %s",
 		 f->vni, f->proto, s, f->sport, d, f->dport,
 		 group_str(gs, sizeof(gs), f->src_group), group_str(gd, sizeof(gd), f->dst_group),
@@ -341,21 +332,20 @@ static void describe(const struct gd_audit *a, size_t i, char *buf, size_t n)
 
 void policy_check(const struct gd_audit *a, struct gd_check *c)
 {
-	int denied = vxgbp_rule_lookup("policy.denied");
-	int bypassed = vxgbp_rule_lookup("policy.bypassed");
 	char what[160];
 
-	if (denied < 0 || bypassed < 0)
-		return;
-	check_judges(c, (unsigned)denied);
-	check_judges(c, (unsigned)bypassed);
+	check_judges(c, VXGBP_R_POLICY_DENIED);
+	check_judges(c, VXGBP_R_POLICY_BYPASSED);
 	for (size_t i = 0; i < a->n; i++) {
-		if (a->verdict[i] != VXGBP_POLICY_DENY)
+		const struct vxgbp_policy_verdict *v = &a->v[i];
+
+		if (!v->findings)
 			continue;
 		describe(a, i, what, sizeof(what));
-		check_add_late(c, (unsigned)denied, a->f[i].first_frame, what);
-		if (a->f[i].a_frames)
-			check_add_late(c, (unsigned)bypassed, a->f[i].first_a_frame, what);
+		if (v->findings & VXGBP_RB(VXGBP_R_POLICY_DENIED))
+			check_add_late(c, VXGBP_R_POLICY_DENIED, v->denied_at, what);
+		if (v->findings & VXGBP_RB(VXGBP_R_POLICY_BYPASSED))
+			check_add_late(c, VXGBP_R_POLICY_BYPASSED, v->bypassed_at, what);
 	}
 }
 
@@ -370,7 +360,7 @@ void policy_check_extra(void *ctx, struct gd_out *o, int json)
 	}
 	out_str(o, "\nDenied flows (first frame):\n");
 	for (size_t i = 0; i < a->n; i++) {
-		if (a->verdict[i] == VXGBP_POLICY_DENY) {
+		if (a->v[i].verdict == VXGBP_POLICY_DENY) {
 			out_str(o, "  ");
 			text_flow(a, i, o);
 		}

@@ -25,8 +25,7 @@ struct gd_audit {
 	const char *path;           /* the --policy file */
 	const struct vxgbp_groups *groups; /* names (--groups) */
 	struct vxgbp_track_flow *f; /* every flow, by first frame */
-	unsigned *rule;             /* the rule that judged f[i] (VXGBP_POLICY_DEFAULT) */
-	unsigned char *verdict;     /* VXGBP_POLICY_ALLOW / _DENY of f[i] */
+	struct vxgbp_policy_verdict *v; /* libvxgbp's verdict on f[i] */
 	size_t n;
 	uint64_t allowed, denied, bypassed, dropped; /* flows; dropped: frames
 	                                              in flows not tracked */
@@ -41,8 +40,8 @@ void policy_audit_free(struct gd_audit *a);
  * denied flow (verbose: every flow), then a summary; text, or one JSON
  * object (denied flows only). */
 void policy_print(const struct gd_audit *a, struct gd_out *o, int json, int verbose);
-/* --check: policy.denied at each denied flow's first frame, policy.bypassed
- * at its first frame with A set, into the check engine. */
+/* --check: the findings libvxgbp raised (policy.denied, policy.bypassed)
+ * into the check engine, at the frames it named. */
 void policy_check(const struct gd_audit *a, struct gd_check *c);
 /* --check: the denied flows after the rules (check_set_extra's callback;
  * ctx is the struct gd_audit).  JSON: a ',"policy":{...}' member. */

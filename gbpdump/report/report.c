@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "report_int.h"
 
 _Static_assert(GD_ERRBUF >= AFILE_ERRBUF_SIZE, "errbuf sizes");
@@ -314,21 +315,14 @@ void rp_view_free(struct rp_view *v)
 
 /* ---- small writers ---- */
 
+static void afile_sink(void *ctx, const char *s, size_t n)
+{
+	afile_write(ctx, s, n);
+}
+
 void rp_esc(struct afile *a, const char *s)
 {
-	const char *run = s;
-
-	for (; *s; s++) {
-		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
-				: *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
-
-		if (!e)
-			continue;
-		afile_write(a, run, (size_t)(s - run));
-		afile_write(a, e, strlen(e));
-		run = s + 1;
-	}
-	afile_write(a, run, (size_t)(s - run));
+	esc_html(&(struct esc_sink){ afile_sink, a }, s);
 }
 
 void rp_group_label(struct afile *a, uint32_t g, const struct vxgbp_groups *groups)

@@ -88,7 +88,7 @@ struct rp_ctx {
 	const struct rp_view *v;
 };
 
-/* s with & < > " ' escaped for HTML text and attribute values. */
+/* s escaped for HTML text and attribute values (escape.h: esc_html). */
 void rp_esc(struct afile *a, const char *s);
 /* "name (0x0200)" / "0x0200" / "plain VXLAN", escaped. */
 void rp_group_label(struct afile *a, uint32_t g, const struct vxgbp_groups *groups);

@@ -641,3 +641,21 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port)
 	o->ports[o->n_ports++] = port;
 	return 0;
 }
+
+enum vxgbp_scope vxgbp_pkt_err_scope(const struct vxgbp_pkt *p, int *nested)
+{
+	const char *l = p->err_layer ? p->err_layer : "";
+
+	*nested = -1;
+	for (unsigned i = p->n_nested; i-- > 0;)
+		if (i < VXGBP_MAX_NESTED && p->nested[i].off >= 0 && p->err_off >= p->nested[i].off) {
+			*nested = (int)i;
+			return VXGBP_SCOPE_FRAME;
+		}
+	if (!strcmp(l, "vxlan"))
+		return VXGBP_SCOPE_HEADER;
+	if (!strncmp(l, "inner", 5) ||
+	    (p->vxlan_off >= 0 && p->err_off >= p->vxlan_off + VXGBP_HDR_LEN))
+		return VXGBP_SCOPE_INNER;
+	return VXGBP_SCOPE_OUTER;
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * policy.c - the group-based policy language (docs/policy.md): one rule a
- * line, parsed into the caller's array, and its judgement.
+ * line, parsed into the caller's array; its judgement; and the audit of a
+ * tracked flow (denied, bypassed, where each finding is raised).
  *
  *     default deny
  *     allow client -> web tcp 80,443,8000-8080
@@ -445,4 +446,32 @@ int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by)
 		return 1;
 	}
 	return 0;
+}
+
+/* ---- the audit of a tracked flow ---- */
+
+int vxgbp_policy_audit(const struct vxgbp_policy *p, const struct vxgbp_track_flow *f,
+		       struct vxgbp_policy_verdict *v)
+{
+	int verdict;
+
+	if (!v)
+		return VXGBP_E_INVAL;
+	memset(v, 0, sizeof(*v));
+	v->rule = VXGBP_POLICY_DEFAULT;
+	if (!p || !f)
+		return VXGBP_E_INVAL;
+	verdict = vxgbp_policy_judge(p, f->src_group, f->dst_group, f->proto, f->dport, &v->rule);
+	v->verdict = (uint8_t)verdict;
+	if (verdict != VXGBP_POLICY_DENY)
+		return verdict;
+	v->findings = VXGBP_RB(VXGBP_R_POLICY_DENIED);
+	v->denied_at = f->first_frame;
+	/* the tracker counts A only with G set: a frame that says a policy
+	 * device passed it */
+	if (f->a_frames) {
+		v->findings |= VXGBP_RB(VXGBP_R_POLICY_BYPASSED);
+		v->bypassed_at = f->first_a_frame;
+	}
+	return verdict;
 }

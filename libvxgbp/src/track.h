@@ -290,6 +290,15 @@ static inline unsigned trk_dup_rule(uint16_t pf, uint16_t pg, uint16_t cf, uint1
 	return 0;
 }
 
+/* An endpoint's or flow's sighting (group g) against its last one (frame
+ * lf, 0: none; group lg): a group change, the finding of `rule`
+ * (track_rules.c's judge, and a merge across captures, track_merge.c).
+ * An endpoint the matrix learned but the rules never saw is new. */
+static inline unsigned trk_group_rule(uint64_t lf, uint16_t lg, uint16_t g, unsigned rule)
+{
+	return lf && lg != g ? rule : 0;
+}
+
 /* VXGBP_TRACK_FIRSTS (track_merge.c): a cache slot's first frame. */
 struct trk_dfirst {
 	uint64_t h, frame; /* frame 0: the slot was not used */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * track_merge.c - the tracker's state for a mergeable summary (vxgbp.h,
- * "Since 1.2"): the first sightings VXGBP_TRACK_FIRSTS records, and the
- * tables read back key by key.
+ * "Since 1.2"): the first sightings VXGBP_TRACK_FIRSTS records, the
+ * tables read back key by key, and a key's entries of two captures
+ * appended, with the rules one tracker would have found between them.
  *
  * What it relies on in the other files (track.h): a table slot's key words
  * as track_rules.c and track_matrix.c build them (endpoints and pairs:
@@ -241,4 +242,75 @@ unsigned vxgbp_track_cache_judge(const struct vxgbp_track_cached *prev,
 	    prev->hash != cur->hash || prev->len != cur->len)
 		return 0;
 	return trk_dup_rule(prev->flags, prev->group, cur->flags, cur->group);
+}
+
+/* ---- appending across captures ---- */
+
+/* *v += d, or -1 past UINT64_MAX. */
+static int add_u64(uint64_t *v, uint64_t d)
+{
+	if (*v > UINT64_MAX - d)
+		return -1;
+	*v += d;
+	return 0;
+}
+
+/* A frame number of the later capture moved up by off (0 stays 0: none). */
+static int shift_frame(uint64_t *frame, uint64_t off)
+{
+	return *frame ? add_u64(frame, off) : 0;
+}
+
+/* x's and y's sightings of one endpoint or flow into *o (x's copy). */
+static void sightings(struct vxgbp_track_entry *o, const struct vxgbp_track_entry *y,
+		      int flow)
+{
+	if (!flow && y->learned != VXGBP_GROUP_UNKNOWN)
+		o->learned = y->learned;
+	if (y->last_frame) {
+		o->last_frame = y->last_frame;
+		o->last_group = y->last_group;
+		o->last_flags = y->last_flags;
+	}
+	if (!o->first_frame) {
+		o->first_frame = y->first_frame;
+		o->first_group = y->first_group;
+		o->first_off = y->first_off;
+		o->first_sport = y->first_sport;
+		o->first_dport = y->first_dport;
+	}
+}
+
+int vxgbp_track_entry_append(struct vxgbp_track_entry *out, const struct vxgbp_track_entry *x,
+			     const struct vxgbp_track_entry *y, enum vxgbp_track_kind kind,
+			     uint64_t off)
+{
+	struct vxgbp_track_entry e, o;
+	int flow = kind == VXGBP_ENT_FLOW;
+	unsigned rule;
+
+	if (!out || !y || kind < VXGBP_ENT_ENDPOINT || kind > VXGBP_ENT_VNI)
+		return VXGBP_E_INVAL;
+	if (kind == VXGBP_ENT_PAIR || kind == VXGBP_ENT_VNI) {
+		o = x ? *x : *y;
+		if (x && (add_u64(&o.frames, y->frames) < 0 || add_u64(&o.bytes, y->bytes) < 0))
+			return VXGBP_E_INVAL;
+		*out = o;
+		return 0;
+	}
+	e = *y;
+	if (shift_frame(&e.first_frame, off) < 0 || shift_frame(&e.last_frame, off) < 0)
+		return VXGBP_E_INVAL;
+	if (!x) {
+		*out = e;
+		return 0;
+	}
+	o = *x;
+	sightings(&o, &e, flow);
+	rule = e.first_frame ? trk_group_rule(x->last_frame, x->last_group, e.first_group,
+					      flow ? VXGBP_R_FLOW_GROUP_CHANGE
+						   : VXGBP_R_GROUP_CONFLICT)
+			     : 0;
+	*out = o;
+	return (int)rule;
 }

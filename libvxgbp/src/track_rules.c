@@ -319,8 +319,7 @@ static void judge(struct trk_slot *s, const struct vxgbp_pkt *p, uint64_t frame,
 {
 	if (!s)
 		return;
-	/* an endpoint the matrix learned but the rules never saw is new here */
-	if (s->v.ep.frame && s->v.ep.group != p->vx.group)
+	if (trk_group_rule(s->v.ep.frame, s->v.ep.group, p->vx.group, rule))
 		add_hit(r, rule, key, s->v.ep.frame, s->v.ep.group, s->v.ep.flags);
 	s->v.ep.frame = frame;
 	s->v.ep.group = p->vx.group;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/merge/errors.sh GBPDUMP FIXTURES: gbpdump --merge refuses what it
-# cannot merge with one line naming the file (and the byte where it
-# applies) and gbpdump's exit statuses: 2 usage or unreadable, 1 a summary
+# cannot merge with one line naming the file (and the byte, or the
+# member, where it applies) and gbpdump's exit statuses: 2 usage or unreadable, 1 a summary
 # it cannot use (not JSON, cut short, another format version, other
 # options, --check with --policy).
 set -u
@@ -39,18 +39,27 @@ refuse 2 "give the summaries" --merge
 refuse 2 "does not combine" --merge -r "$c/clean.pcap" "$tmp/a.json"
 refuse 2 "$tmp/none.json: No such file" --merge "$tmp/a.json" "$tmp/none.json"
 refuse 1 "text.out: byte 0: not JSON" --merge "$tmp/text.out"
-refuse 1 "frames.json: byte [0-9]*: not JSON (more after the JSON value)" --merge "$tmp/frames.json"
+# a second JSON value after the first: json-c stops at its first byte
+refuse 1 "frames.json: byte [0-9]*: not JSON (unexpected character)" --merge "$tmp/frames.json"
 head -c 300 "$tmp/a.json" > "$tmp/cut.json"
 refuse 1 "cut.json: byte 300: not JSON (.*cut short)" --merge "$tmp/a.json" "$tmp/cut.json"
 printf '{"check":{}}\n' > "$tmp/nosum.json"
 refuse 1 "nosum.json: no \"summary\" object" --merge "$tmp/nosum.json"
 sed 's/"summary":{"version":1,/"summary":{"version":2,/' "$tmp/a.json" > "$tmp/v2.json"
-refuse 1 "v2.json: byte [0-9]*: summary format version 2; this gbpdump reads version 1" \
+refuse 1 "v2.json: summary.version: summary format version 2; this gbpdump reads version 1" \
 	--merge "$tmp/a.json" "$tmp/v2.json"
 sed 's/"endpoints":\[{"vni":[0-9]*/"endpoints":[{"vni":"x"/' "$tmp/a.json" > "$tmp/bad.json"
-refuse 1 "bad.json: byte [0-9]*: " --merge "$tmp/bad.json"
+refuse 1 "bad.json: summary.endpoints\[0\].vni: an integer expected" --merge "$tmp/bad.json"
 sed 's/"mode":"check"/"mode":"chess"/' "$tmp/a.json" > "$tmp/mode.json"
-refuse 1 "mode.json: byte [0-9]*: mode: not" --merge "$tmp/mode.json"
+refuse 1 "mode.json: summary.options.mode: not" --merge "$tmp/mode.json"
+# json-c's strict mode: no leading zero before a digit 1-9 (it takes "00"
+# for 0), UTF-8 only; and no NUL in a string
+sed 's/"approximate":{"cache":0/"approximate":{"cache":01/' "$tmp/a.json" > "$tmp/zero.json"
+refuse 1 "zero.json: byte [0-9]*: not JSON" --merge "$tmp/zero.json"
+sed 's/"mode":"check"/"mode":"che\xffck"/' "$tmp/a.json" > "$tmp/utf8.json"
+refuse 1 "utf8.json: byte [0-9]*: not JSON" --merge "$tmp/utf8.json"
+sed 's/"mode":"check"/"mode":"check\\u0000x"/' "$tmp/a.json" > "$tmp/nul.json"
+refuse 1 "nul.json: not read (a string holds" --merge "$tmp/nul.json"
 for o in linux nocsum budget stats; do
 	refuse 1 "$o.json: made with other options" --merge "$tmp/a.json" "$tmp/$o.json"
 done

@@ -3,7 +3,7 @@
  * test_policy.c - the policy language (vxgbp_policy_*): every statement
  * form, every error with its column and reason, first-match judgement,
  * exact pair verdicts (checked against a brute force over every protocol
- * and port), shadowed rules.
+ * and port), shadowed rules, the audit of a tracked flow.
  */
 #include <vxgbp/vxgbp.h>
 
@@ -379,6 +379,60 @@ START_TEST(test_shadowed)
 }
 END_TEST
 
+/* The audit of a tracked flow: the verdict, the rule, and which findings
+ * fire at which frame (denied at the first frame; bypassed, on a denied
+ * flow only, at the first frame with A). */
+START_TEST(test_audit)
+{
+	static const struct {
+		uint32_t src, dst;
+		uint8_t proto;
+		uint16_t dport;
+		uint64_t a_frames, first_a;
+		int verdict;
+		unsigned rule;
+		uint64_t findings, denied_at, bypassed_at;
+	} c[] = {
+		/* allowed: nothing fires, A or not */
+		{ 0x100, 0x200, 6, 80, 0, 0, ALLOW, 0, 0, 0, 0 },
+		{ 0x100, 0x200, 6, 80, 3, 9, ALLOW, 0, 0, 0, 0 },
+		/* denied by a rule, then by the default */
+		{ 0x100, 0x200, 6, 22, 0, 0, DENY, 1, VXGBP_RB(VXGBP_R_POLICY_DENIED), 7, 0 },
+		{ 0x200, 0x300, 17, 5432, 0, 0, DENY, VXGBP_POLICY_DEFAULT,
+		  VXGBP_RB(VXGBP_R_POLICY_DENIED), 7, 0 },
+		/* denied with A set: bypassed at the first A frame */
+		{ 0x100, 0x200, 6, 22, 2, 11, DENY, 1,
+		  VXGBP_RB(VXGBP_R_POLICY_DENIED) | VXGBP_RB(VXGBP_R_POLICY_BYPASSED), 7, 11 },
+	};
+	struct vxgbp_policy p;
+	struct vxgbp_policy_verdict v;
+
+	load(&p, acl, sizeof(acl) / sizeof(acl[0]));
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct vxgbp_track_flow f = { 0 };
+
+		CTX("case %zu", i);
+		f.first_frame = 7;
+		f.src_group = c[i].src;
+		f.dst_group = c[i].dst;
+		f.proto = c[i].proto;
+		f.dport = c[i].dport;
+		f.a_frames = c[i].a_frames;
+		f.first_a_frame = c[i].first_a;
+		EXPECT_EQ(vxgbp_policy_audit(&p, &f, &v), c[i].verdict);
+		EXPECT_EQ(v.verdict, c[i].verdict);
+		EXPECT_EQ(v.rule, c[i].rule);
+		EXPECT_EQ(v.findings, c[i].findings);
+		EXPECT_EQ(v.denied_at, c[i].denied_at);
+		EXPECT_EQ(v.bypassed_at, c[i].bypassed_at);
+	}
+	EXPECT_EQ(vxgbp_policy_audit(NULL, &(struct vxgbp_track_flow){ 0 }, &v), VXGBP_E_INVAL);
+	EXPECT_EQ(v.findings, 0);
+	EXPECT_EQ(vxgbp_policy_audit(&p, NULL, &v), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_policy_audit(&p, &(struct vxgbp_track_flow){ 0 }, NULL), VXGBP_E_INVAL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("policy");
@@ -393,5 +447,6 @@ int main(void)
 	tcase_add_test(tc, test_pair_exact);
 	tcase_add_test(tc, test_all_protocols_named);
 	tcase_add_test(tc, test_shadowed);
+	tcase_add_test(tc, test_audit);
 	return unit_run(s, "policy");
 }

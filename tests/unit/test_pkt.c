@@ -1566,6 +1566,39 @@ START_TEST(test_csum_helpers)
 }
 END_TEST
 
+/* Where a parse stopped, as a scope (vxgbp_pkt_err_scope): a frame cut
+ * in the outer headers, in the VXLAN header and in the inner frame. */
+START_TEST(test_err_scope)
+{
+	static uint8_t f[MAXF];
+	struct vxgbp_eth_spec eth = { .n_vlan = 0 };
+	struct vxgbp_ip_spec ip = { .version = 4 };
+	struct vxgbp_l4_spec u = { .proto = 17, .sport = 1, .dport = 4789 };
+	struct vxgbp_hdr h = { VXGBP_F_I, 0, 1, 0 };
+	uint8_t inner[60] = { 0 };
+	static const struct {
+		size_t caplen;
+		enum vxgbp_scope scope;
+	} c[] = {
+		{ 20, VXGBP_SCOPE_OUTER },  /* in the outer IPv4 header */
+		{ 38, VXGBP_SCOPE_OUTER },  /* in the UDP header */
+		{ 46, VXGBP_SCOPE_HEADER }, /* in the VXLAN header */
+		{ 55, VXGBP_SCOPE_INNER },  /* in the inner Ethernet header */
+	};
+	struct vxgbp_pkt p;
+	int n = vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, inner, sizeof(inner)), nested;
+
+	ck_assert_int_gt(n, 60);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CTX("caplen %zu", c[i].caplen);
+		EXPECT(vxgbp_pkt_parse(&p, f, c[i].caplen, (size_t)n, NULL) < 0, "parsed");
+		nested = 7;
+		EXPECT_EQ(vxgbp_pkt_err_scope(&p, &nested), c[i].scope);
+		EXPECT_EQ(nested, -1);
+	}
+}
+END_TEST
+
 START_TEST(test_builder_errors)
 {
 	static uint8_t f[MAXF];
@@ -2005,5 +2038,6 @@ int main(void)
 	tcase_add_test(tc, test_link_null);
 	tcase_add_test(tc, test_fragments);
 	tcase_add_test(tc, test_option_padding);
+	tcase_add_test(tc, test_err_scope);
 	return unit_run(s, "pkt");
 }

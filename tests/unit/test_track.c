@@ -502,6 +502,171 @@ START_TEST(test_group_conflict)
 }
 END_TEST
 
+/* ---- a key's entries appended across captures (--merge) ---- */
+
+/* The frames of the append test: endpoints and flows that change group,
+ * keep it, and come back, with G clear among them. */
+static const struct fspec ap_frames[] = {
+	{ 100, GI, 100, 1, 2, K_V4, 1, 2, 6, 40000, 80, 1 },
+	{ 100, GI, 100, 3, 2, K_V4, 3, 2, 6, 40001, 80, 2 },
+	{ 100, GI, 200, 1, 2, K_V4, 1, 2, 6, 40000, 80, 3 },  /* 1 and its flow change */
+	{ 100, VXGBP_F_I, 0, 1, 4, K_V4, 1, 4, 17, 53, 53, 4 }, /* G clear */
+	{ 100, GI, 200, 1, 2, K_V4, 1, 2, 6, 40000, 80, 5 },  /* the same again */
+	{ 100, GI, 300, 3, 5, K_V4, 3, 5, 6, 40001, 80, 6 },  /* 3 changes, new flow */
+	{ 100, GI, 100, 1, 2, K_V4, 1, 2, 6, 40000, 80, 7 },  /* back to 100 */
+	{ 7, GI, 500, 1, 2, K_V4, 1, 2, 6, 40000, 80, 8 },    /* another VNI: new */
+	{ 100, GI, 300, 3, 2, K_V4, 3, 2, 6, 40001, 80, 9 },  /* 3's first flow again */
+};
+#define AP_N (sizeof(ap_frames) / sizeof(ap_frames[0]))
+
+/* Feed frames [from, to) to k; add each group-change hit to cnt[rule
+ * index][frame] (frames numbered from base + 1). */
+static void ap_feed(struct tk *k, size_t from, size_t to, uint64_t base, unsigned cnt[2][AP_N + 1])
+{
+	for (size_t i = from; i < to; i++) {
+		feed(k, &ap_frames[i]);
+		for (unsigned h = 0; h < k->r.n_hits; h++)
+			if (k->r.hit[h].rule == VXGBP_R_GROUP_CONFLICT ||
+			    k->r.hit[h].rule == VXGBP_R_FLOW_GROUP_CHANGE)
+				cnt[k->r.hit[h].rule == VXGBP_R_FLOW_GROUP_CHANGE][base + k->no]++;
+	}
+}
+
+static int ap_same_key(const struct vxgbp_track_entry *x, const struct vxgbp_track_entry *y)
+{
+	return x->vni == y->vni && x->family == y->family && x->proto == y->proto &&
+	       x->sport == y->sport && x->dport == y->dport && !memcmp(x->addr, y->addr, 16) &&
+	       !memcmp(x->addr2, y->addr2, 16);
+}
+
+/* The entry of t with y's key, or 0. */
+static int ap_find(const struct vxgbp_track *t, enum vxgbp_track_kind kind,
+		   const struct vxgbp_track_entry *y, struct vxgbp_track_entry *x)
+{
+	size_t it = 0;
+
+	while (vxgbp_track_next(t, kind, &it, x) == 1)
+		if (ap_same_key(x, y))
+			return 1;
+	return 0;
+}
+
+/* Every split of the frames in two: the findings of the two trackers plus
+ * those vxgbp_track_entry_append finds between them are one tracker's, at
+ * the same frames, and each appended entry's last sighting is its. */
+START_TEST(test_entry_append)
+{
+	const unsigned what = VXGBP_TRACK_RULES | VXGBP_TRACK_FIRSTS;
+	static const enum vxgbp_track_kind kinds[] = { VXGBP_ENT_ENDPOINT, VXGBP_ENT_FLOW };
+	unsigned one[2][AP_N + 1] = { { 0 } };
+	struct tk k1, ka, kb;
+
+	tk_start(&k1, what, 0);
+	ap_feed(&k1, 0, AP_N, 0, one);
+	for (size_t split = 1; split < AP_N; split++) {
+		unsigned two[2][AP_N + 1] = { { 0 } };
+
+		tk_start(&ka, what, 0);
+		tk_start(&kb, what, 0);
+		ap_feed(&ka, 0, split, 0, two);
+		ap_feed(&kb, split, AP_N, split, two);
+		for (unsigned kk = 0; kk < 2; kk++) {
+			struct vxgbp_track_entry x, y, o, w;
+			size_t it = 0;
+
+			while (vxgbp_track_next(kb.t, kinds[kk], &it, &y) == 1) {
+				int had = ap_find(ka.t, kinds[kk], &y, &x), rule;
+
+				CTX("split %zu kind %u", split, kinds[kk]);
+				rule = vxgbp_track_entry_append(&o, had ? &x : NULL, &y, kinds[kk],
+								split);
+				EXPECT(rule >= 0, "append: %d", rule);
+				if (rule > 0) {
+					EXPECT_EQ(rule, kk ? VXGBP_R_FLOW_GROUP_CHANGE
+							   : VXGBP_R_GROUP_CONFLICT);
+					two[kk][y.first_frame + split]++;
+				}
+				EXPECT(ap_find(k1.t, kinds[kk], &y, &w), "key not in one tracker");
+				EXPECT_EQ(o.last_frame, w.last_frame);
+				EXPECT_EQ(o.last_group, w.last_group);
+				EXPECT_EQ(o.first_frame, w.first_frame);
+				EXPECT_EQ(o.first_group, w.first_group);
+			}
+		}
+		for (unsigned kk = 0; kk < 2; kk++)
+			for (size_t f = 0; f <= AP_N; f++) {
+				CTX("split %zu kind %u frame %zu", split, kk, f);
+				EXPECT_EQ(two[kk][f], one[kk][f]);
+			}
+		tk_stop(&ka);
+		tk_stop(&kb);
+	}
+	tk_stop(&k1);
+}
+END_TEST
+
+/* What vxgbp_track_entry_append does with counts, missing sightings and
+ * the limits of its numbers. */
+START_TEST(test_entry_append_edges)
+{
+	struct vxgbp_track_entry x = { 0 }, y = { 0 }, o;
+
+	x.frames = 5;
+	x.bytes = UINT64_MAX - 10;
+	y.frames = 7;
+	y.bytes = 10;
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_PAIR, 3), 0);
+	EXPECT_EQ(o.frames, 12);
+	EXPECT_EQ(o.bytes, UINT64_MAX);
+	y.bytes = 11; /* past UINT64_MAX: refused, o untouched */
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_VNI, 3), VXGBP_E_INVAL);
+	EXPECT_EQ(o.frames, 12);
+	/* endpoints: x's last against y's first; in place (out == x) */
+	memset(&x, 0, sizeof(x));
+	memset(&y, 0, sizeof(y));
+	x.last_frame = 4;
+	x.last_group = 100;
+	x.first_frame = 2;
+	x.first_group = 50;
+	x.learned = 100;
+	y.first_frame = 1;
+	y.first_group = 200;
+	y.last_frame = 3;
+	y.last_group = 300;
+	y.learned = VXGBP_GROUP_UNKNOWN;
+	EXPECT_EQ(vxgbp_track_entry_append(&x, &x, &y, VXGBP_ENT_ENDPOINT, 10),
+		  VXGBP_R_GROUP_CONFLICT);
+	EXPECT_EQ(x.first_frame, 2);
+	EXPECT_EQ(x.first_group, 50);
+	EXPECT_EQ(x.last_frame, 13);
+	EXPECT_EQ(x.last_group, 300);
+	EXPECT_EQ(x.learned, 100);
+	/* the same group: nothing; no first sighting in y: nothing */
+	y.first_group = 300;
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_FLOW, 10), 0);
+	y.first_group = 1;
+	y.first_frame = 0;
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_FLOW, 10), 0);
+	/* nothing in x: y, moved up */
+	y.first_frame = 1;
+	EXPECT_EQ(vxgbp_track_entry_append(&o, NULL, &y, VXGBP_ENT_FLOW, 10), 0);
+	EXPECT_EQ(o.first_frame, 11);
+	EXPECT_EQ(o.last_frame, 13);
+	/* x without a last sighting (the matrix's alone): no change to find */
+	x.last_frame = 0;
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_ENDPOINT, 10), 0);
+	/* frame numbers past UINT64_MAX, bad arguments */
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, VXGBP_ENT_ENDPOINT, UINT64_MAX - 1),
+		  VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_entry_append(NULL, &x, &y, VXGBP_ENT_ENDPOINT, 0), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, NULL, VXGBP_ENT_ENDPOINT, 0), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, (enum vxgbp_track_kind)0, 0),
+		  VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_entry_append(&o, &x, &y, (enum vxgbp_track_kind)5, 0),
+		  VXGBP_E_INVAL);
+}
+END_TEST
+
 START_TEST(test_flow_change)
 {
 	struct fspec s;
@@ -1498,6 +1663,8 @@ int main(void)
 	tcase_add_test(tc, test_entry_points);
 	tcase_add_test(tc, test_group_conflict);
 	tcase_add_test(tc, test_flow_change);
+	tcase_add_test(tc, test_entry_append);
+	tcase_add_test(tc, test_entry_append_edges);
 	tc = unit_tcase(s, "matrix");
 	tcase_add_test(tc, test_matrix);
 	tcase_add_test(tc, test_pipeline_flush);

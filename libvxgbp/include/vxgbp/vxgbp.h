@@ -627,6 +627,11 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
  * every layer before it filled in.  Never reads outside [frame, frame+caplen). */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts);
+/* Since 1.3: the layer where a parse stopped (p->err set), as a rule's
+ * scope: VXGBP_SCOPE_FRAME inside nested header *nested (its VXLAN header
+ * or the frame it carries; *nested -1 otherwise), _HEADER the first VXLAN
+ * header, _INNER the frame it carries, _OUTER what delivers it. */
+enum vxgbp_scope vxgbp_pkt_err_scope(const struct vxgbp_pkt *p, int *nested);
 
 /* Parse from where you are: the same struct, the same findings for the same
  * bytes, offsets from the start of buf.
@@ -925,6 +930,21 @@ int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
  * frame, or no change to report). */
 unsigned vxgbp_track_cache_judge(const struct vxgbp_track_cached *prev,
 				 const struct vxgbp_track_cached *cur);
+/* Since 1.3: one key's entries from two captures, the second after the
+ * first (gbpdump --merge): x the first's (NULL: the key was not in it), y
+ * the second's, its frames numbered from 1; off the frames before y's
+ * capture.  *out (which may be x) becomes what one tracker fed both
+ * captures in order would hold: pairs and VNIs summed; endpoints and flows
+ * with y's last sighting and learned group where y has them, x's first
+ * sighting where x has one; y's frame numbers moved up by off.  Returns
+ * the rule that tracker finds at y's first sighting, 0 when none (x's last
+ * group is y's first, or either sighting missing): VXGBP_R_GROUP_CONFLICT
+ * (an endpoint) or VXGBP_R_FLOW_GROUP_CHANGE (a flow).  VXGBP_E_INVAL: an
+ * argument NULL, an unknown kind, or a count or frame number past
+ * UINT64_MAX (*out is then unchanged). */
+int vxgbp_track_entry_append(struct vxgbp_track_entry *out, const struct vxgbp_track_entry *x,
+			     const struct vxgbp_track_entry *y, enum vxgbp_track_kind kind,
+			     uint64_t off);
 
 /* ------------------------------------------------------------------------
  * Frame builder.
@@ -1118,6 +1138,25 @@ int vxgbp_policy_pair(const struct vxgbp_policy *p, uint32_t src, uint32_t dst);
 /* Rule i can never decide: one earlier rule matches every flow it
  * matches.  Returns 1 (*by, when not NULL, is that rule's index) or 0. */
 int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by);
+
+/* Since 1.3: the audit of one tracked flow (vxgbp_track_flows), the one
+ * place the audit's verdicts are decided (docs/policy.md):
+ *  - denied: the policy denies the flow (vxgbp_policy_judge on its groups,
+ *    protocol and responder's port); policy.denied at its first frame;
+ *  - bypassed: denied, yet a frame of it carried G and A (Policy Applied):
+ *    something let it through; policy.bypassed at the first such frame. */
+struct vxgbp_policy_verdict {
+	uint64_t findings;     /* VXGBP_RB(VXGBP_R_POLICY_DENIED / _BYPASSED) */
+	uint64_t denied_at;    /* the frame policy.denied is raised at; 0: none */
+	uint64_t bypassed_at;  /* the frame policy.bypassed is raised at; 0: none */
+	unsigned rule;         /* the deciding rule's index in p->v, or
+	                          VXGBP_POLICY_DEFAULT */
+	uint8_t verdict;       /* VXGBP_POLICY_ALLOW or _DENY */
+};
+/* Judge flow f into *v.  Returns v->verdict, or VXGBP_E_INVAL (an
+ * argument NULL). */
+int vxgbp_policy_audit(const struct vxgbp_policy *p, const struct vxgbp_track_flow *f,
+		       struct vxgbp_policy_verdict *v);
 
 /* ------------------------------------------------------------------------
  * CIPSO (IPv4 option 134, draft-ietf-cipso-ipsecurity-01 / FIPS 188) and
