@@ -421,7 +421,7 @@ static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
 	long k = ROWS(r, s, "pairs", cols_pair, &a);
-	const char *str;
+	const char *str = NULL;
 	uint64_t v[6];
 
 	if (k < 0 || !(m->pairs = rd_alloc(r, s, (size_t)k, sizeof(*m->pairs))))
@@ -469,7 +469,7 @@ static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
 	long k = ROWS(r, s, "endpoints", cols_ep, &a);
-	const char *str;
+	const char *str = NULL;
 	uint64_t v[4];
 
 	if (k < 0 || !(m->eps = rd_alloc(r, s, (size_t)k, sizeof(*m->eps))))
@@ -495,7 +495,7 @@ static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a;
 	long k = ROWS(r, s, "flows", cols_flow, &a);
-	const char *s1, *s2;
+	const char *s1 = NULL, *s2 = NULL;
 	uint64_t v[7];
 
 	if (k < 0 || !(m->flows = rd_alloc(r, s, (size_t)k, sizeof(*m->flows))))
@@ -529,7 +529,7 @@ static int read_cache(struct rd *r, const struct jv *s, struct msum *m, int firs
 	const struct jv *a;
 	long k = ROWS(r, s, first ? "cache_first" : "cache_last", cols_cache, &a);
 	struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
-	const char *hs;
+	const char *hs = NULL;
 	uint64_t v[7];
 	char *end;
 
@@ -585,7 +585,7 @@ static int read_find(struct rd *r, const struct jv *o, struct msum_find *f)
 	for (long i = 0; i < k; i++) {
 		const struct jv *w = a->a[i];
 		uint64_t fr, off;
-		const char *what;
+		const char *what = NULL;
 
 		if (col(r, w, 0, 1, UINT64_MAX, &fr) || col(r, w, 1, INT32_MIN, INT32_MAX, &off) ||
 		    col_str(r, w, 2, &what))
