@@ -520,113 +520,49 @@ static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 	out_putc(o, ')');
 }
 
-/* " VXLAN-GPE vni 10 flags [I,P] next-proto Ethernet": the GPE bits by
- * name (I, P, B, O, a version other than 0, then the reserved bits), the
- * Next Protocol when P says there is one. */
-static void print_gpe(struct gd_out *o, const struct vxgbp_hdr *h)
+/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200) web": libvxgbp's
+ * summary of the header (vxgbp_hdr_summary), copied from the memo of the
+ * last header printed (consecutive frames mostly share one), the cursor
+ * moved by its length.  At most SUMMARY_MAX bytes. */
+#define SUMMARY_MAX (1 + sizeof(((struct gd_print *)0)->sum_memo.buf))
+static char *lw_summary(char *d, struct gd_print *pp, const struct vxgbp_hdr *h, unsigned kind,
+			const char *name)
 {
-	static const struct {
-		uint16_t bit;
-		const char *name;
-	} bits[] = { { VXGBP_F_I, "I" }, { VXGBP_GPE_F_P, "P" }, { VXGBP_GPE_F_B, "B" },
-		     { VXGBP_GPE_F_O, "O" } };
-	const char *sep = "";
+	struct gd_sum_memo *m = &pp->sum_memo;
+	uint64_t key = (uint64_t)h->flags << 48 | (uint64_t)h->group << 32 |
+		       (uint64_t)h->vni << 8 | h->rsvd;
 
-	out_str(o, " VXLAN-GPE vni ");
-	out_u64(o, h->vni);
-	out_str(o, " flags [");
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (h->flags & bits[i].bit) {
-			out_str(o, sep);
-			out_str(o, bits[i].name);
-			sep = ",";
-		}
-	if (h->flags & VXGBP_GPE_F_VER) {
-		out_str(o, sep);
-		out_str(o, "ver=");
-		out_u64(o, (h->flags & VXGBP_GPE_F_VER) >> 12);
-		sep = ",";
-	}
-	if (h->flags & VXGBP_GPE_F_RSVD) {
-		out_str(o, sep);
-		out_str(o, "R=0x");
-		out_hex(o, h->flags & VXGBP_GPE_F_RSVD, 4);
-	}
-	out_putc(o, ']');
-	if (h->flags & VXGBP_GPE_F_P) {
-		const char *np = vxgbp_gpe_np_name(vxgbp_gpe_next_proto(h));
+	if (!m->len || m->key != key || m->kind != kind || m->name != name) {
+		int n = vxgbp_hdr_summary(m->buf, sizeof(m->buf), h, (enum vxgbp_vx_kind)kind,
+					  VXGBP_FLAGSET_DRAFT, name);
 
-		out_str(o, " next-proto ");
-		if (np) {
-			out_str(o, np);
-		} else {
-			out_str(o, "0x");
-			out_hex(o, vxgbp_gpe_next_proto(h), 2);
-		}
+		m->len = n < 0 ? 0 : (size_t)n < sizeof(m->buf) ? (unsigned)n
+							    : (unsigned)sizeof(m->buf) - 1;
+		m->key = key;
+		m->kind = kind;
+		m->name = name;
 	}
-	if (h->group >> 8) {
-		out_str(o, " rsvd-field 0x");
-		out_hex(o, h->group >> 8, 2);
-	}
+	*d = ' ';
+	memcpy(d + 1, m->buf, m->len);
+	return d + 1 + m->len;
 }
 
-/* "[G,I]": print_flags' cached text (pp->flags_buf) copied whole, the cursor
- * moved by its length.  At most VXGBP_FLAGS_STRLEN + 2 bytes. */
-static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
+/* The group name of a GBP header, NULL when none. */
+static const char *group_name(const struct gd_print *pp, const struct vxgbp_hdr *h,
+			      unsigned kind)
 {
-	if (pp->flags_word != flags) {
-		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
-					   VXGBP_FLAGSET_DRAFT);
-
-		pp->flags_len = n > 0 ? n : 0;
-		pp->flags_word = flags;
-	}
-	*d = '[';
-	memcpy(d + 1, pp->flags_buf, sizeof(pp->flags_buf));
-	d += 1 + pp->flags_len;
-	return lw_c(d, ']');
-}
-
-/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
- * flags [I]": at most 80 bytes. */
-static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
-{
-	int gbp = vxgbp_hdr_has_gbp(h);
-
-	d = gbp ? LW_LIT(d, " VXLAN-GBP vni ") : LW_LIT(d, " VXLAN vni ");
-	d = lw_flags(LW_LIT(lw_u32(d, h->vni), " flags "), pp, h->flags);
-	if (gbp) {
-		d = lw_u32(LW_LIT(d, " group "), h->group);
-		d = lw_c(lw_hex4(LW_LIT(d, " (0x"), h->group), ')');
-	}
-	return d;
+	return kind != VXGBP_VX_GPE && vxgbp_hdr_has_gbp(h) ? vxgbp_groups_name(pp->groups, h->group)
+							      : NULL;
 }
 
 /* One VXLAN header: " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)
- * web:", " VXLAN vni 10 flags [I]:" or, read as GPE, print_gpe's. */
+ * web:", " VXLAN vni 10 flags [I]:" or " VXLAN-GPE vni 10 flags [I,P]
+ * next-proto Ethernet:", with -v the Linux verdicts before the colon. */
 static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
 			unsigned kind)
 {
-	const char *name = NULL;
-	char *d;
-
-	if (kind == VXGBP_VX_GPE) {
-		print_gpe(o, h);
-	} else {
-		out_commit(o, lw_vxlan(out_reserve(o, 80), pp, h));
-		if (vxgbp_hdr_has_gbp(h))
-			name = vxgbp_groups_name(pp->groups, h->group);
-	}
-	if (name) {
-		out_putc(o, ' ');
-		out_str(o, name);
-	}
-	d = out_reserve(o, 32);
-	if (kind != VXGBP_VX_GPE && !vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
-	if (h->rsvd)
-		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
-	out_commit(o, d);
+	out_commit(o, lw_summary(out_reserve(o, SUMMARY_MAX), pp, h, kind,
+				 group_name(pp, h, kind)));
 	if (pp->verbose && kind != VXGBP_VX_GPE)
 		print_verdicts(o, h);
 	out_putc(o, ':');
@@ -984,41 +920,21 @@ static int fast_shape(const struct gd_print *pp, const struct vxgbp_pkt *p)
 /* The most one piece of the common line takes: the time stamp, the two
  * levels' addresses and the VXLAN header, or what follows a group's
  * name. */
-#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
+#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + SUMMARY_MAX + 2 + 128)
 _Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
 	       "a reservation larger than out.h promises -j's blocks");
-
-/* The rest of the VXLAN header after the group's name, then the inner
- * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */
-static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
-{
-	const struct vxgbp_hdr *h = &p->vx;
-
-	if (!vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
-	if (h->rsvd)
-		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
-	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
-	return lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0);
-}
 
 static inline __attribute__((always_inline)) void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
-	const char *name = NULL;
 	char *d = out_reserve(o, COMMON_MAX);
 
 	if (pp->tmode != GD_TIME_NONE)
 		d = lw_time(d, pp, rec);
-	d = lw_vxlan(lw_l3(d, &p->outer, 0, 0), pp, &p->vx);
-	if (vxgbp_hdr_has_gbp(&p->vx))
-		name = vxgbp_groups_name(pp->groups, p->vx.group);
-	if (name) { /* a name of any length: out of the line writer */
-		out_commit(o, lw_c(d, ' '));
-		out_str(o, name);
-		d = out_reserve(o, COMMON_MAX);
-	}
-	out_commit(o, lw_common_inner(d, p));
+	d = lw_summary(lw_l3(d, &p->outer, 0, 0), pp, &p->vx, VXGBP_VX_VXLAN,
+		       group_name(pp, &p->vx, VXGBP_VX_VXLAN));
+	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
+	out_commit(o, lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0));
 	if (p->findings) /* most frames have none: no call */
 		print_findings(o, p->findings, 0);
 	out_putc(o, '\n');
