@@ -267,26 +267,17 @@ static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len,
 	out_u64(o, len);
 }
 
-/* tcpdump's names of IP protocols (ipproto_values), "unknown" otherwise:
- * each padded to a fixed size, copied whole, the cursor moved by its
- * length.  At most 8 bytes. */
+/* tcpdump's names of IP protocols (ipproto_values, libvxgbp's
+ * vxgbp_ipproto_get()), "unknown" otherwise.  At most 8 bytes. */
 static char *lw_ipproto(char *d, uint8_t proto)
 {
-	static const struct {
-		uint8_t p, len;
-		char name[10];
-	} t[] = { { 0, 7, "Options" }, { 1, 4, "ICMP" },   { 2, 4, "IGMP" },
-		  { 4, 4, "IPIP" },    { 6, 3, "TCP" },    { 17, 3, "UDP" },
-		  { 41, 4, "IPv6" },   { 43, 7, "Routing" }, { 44, 8, "Fragment" },
-		  { 47, 3, "GRE" },    { 50, 3, "ESP" },   { 51, 2, "AH" },
-		  { 58, 6, "ICMPv6" }, { 132, 4, "SCTP" } };
+	const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get(proto);
+	size_t n = pi ? strlen(pi->name) : 0;
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].p == proto) {
-			memcpy(d, t[i].name, 8);
-			return d + t[i].len;
-		}
-	return LW_LIT(d, "unknown");
+	if (!pi || n > 8)
+		return LW_LIT(d, "unknown");
+	memcpy(d, pi->name, n);
+	return d + n;
 }
 
 /* lower-case hex of at least min digits: out_hex(v, min) */
