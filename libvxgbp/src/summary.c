@@ -80,7 +80,8 @@ static void gpe(struct w *w, const struct vxgbp_hdr *h)
 		sep = 1;
 	}
 	if (h->flags & VXGBP_GPE_F_RSVD) {
-		put(w, ",R=", sep ? 3 : 2);
+		put(w, ",", sep);
+		put(w, "R=", 2);
 		put_hex(w, h->flags & VXGBP_GPE_F_RSVD, 4);
 	}
 	put(w, "]", 1);

@@ -228,6 +228,8 @@ START_TEST(test_hdr_summary)
 		   "rsvd-field 0x12 rsvd 0xff");
 	summary_is(&(struct vxgbp_hdr){ VXGBP_F_I, 0x0103, 7, 0 }, VXGBP_VX_GPE, 0, NULL,
 		   "VXLAN-GPE vni 7 flags [I] rsvd-field 0x01");
+	summary_is(&(struct vxgbp_hdr){ 0x0001, 0x0203, 263430, 7 }, VXGBP_VX_GPE, 0, NULL,
+		   "VXLAN-GPE vni 263430 flags [R=0x0001] rsvd-field 0x02 rsvd 0x07");
 	summary_is(&(struct vxgbp_hdr){ 0, 0, 0, 0 }, VXGBP_VX_GPE, 0, NULL,
 		   "VXLAN-GPE vni 0 flags []");
 	summary_is(&es, VXGBP_VX_VXLAN, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP, NULL,
