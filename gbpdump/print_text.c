@@ -511,6 +511,40 @@ static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 	out_putc(o, ')');
 }
 
+/* "[G,I]": print_flags' cached text (pp->flags_buf) copied whole, the cursor
+ * moved by its length.  At most VXGBP_FLAGS_STRLEN + 2 bytes. */
+static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
+{
+	if (pp->flags_word != flags) {
+		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
+					   VXGBP_FLAGSET_DRAFT);
+
+		pp->flags_len = n > 0 ? n : 0;
+		pp->flags_word = flags;
+	}
+	*d = '[';
+	memcpy(d + 1, pp->flags_buf, sizeof(pp->flags_buf));
+	d += 1 + pp->flags_len;
+	return lw_c(d, ']');
+}
+
+/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
+ * flags [I]": at most 80 bytes.  The fast path's own copy of the start of
+ * vxgbp_hdr_summary() (every frame's; a library call a frame costs 30% of
+ * text's instructions on the diverse capture), kept equal by the goldens. */
+static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
+{
+	int gbp = vxgbp_hdr_has_gbp(h);
+
+	d = gbp ? LW_LIT(d, " VXLAN-GBP vni ") : LW_LIT(d, " VXLAN vni ");
+	d = lw_flags(LW_LIT(lw_u32(d, h->vni), " flags "), pp, h->flags);
+	if (gbp) {
+		d = lw_u32(LW_LIT(d, " group "), h->group);
+		d = lw_c(lw_hex4(LW_LIT(d, " (0x"), h->group), ')');
+	}
+	return d;
+}
+
 /* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200) web": libvxgbp's
  * summary of the header (vxgbp_hdr_summary), copied from the memo of the
  * last header printed (consecutive frames mostly share one), the cursor
@@ -911,21 +945,41 @@ static int fast_shape(const struct gd_print *pp, const struct vxgbp_pkt *p)
 /* The most one piece of the common line takes: the time stamp, the two
  * levels' addresses and the VXLAN header, or what follows a group's
  * name. */
-#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + SUMMARY_MAX + 2 + 128)
+#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
 _Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
 	       "a reservation larger than out.h promises -j's blocks");
+
+/* The rest of the VXLAN header after the group's name, then the inner
+ * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */
+static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
+{
+	const struct vxgbp_hdr *h = &p->vx;
+
+	if (!vxgbp_hdr_has_gbp(h) && h->group)
+		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
+	if (h->rsvd)
+		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
+	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
+	return lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0);
+}
 
 static inline __attribute__((always_inline)) void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
+	const char *name = NULL;
 	char *d = out_reserve(o, COMMON_MAX);
 
 	if (pp->tmode != GD_TIME_NONE)
 		d = lw_time(d, pp, rec);
-	d = lw_summary(lw_l3(d, &p->outer, 0, 0), pp, &p->vx, VXGBP_VX_VXLAN,
-		       group_name(pp, &p->vx, VXGBP_VX_VXLAN));
-	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
-	out_commit(o, lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0));
+	d = lw_vxlan(lw_l3(d, &p->outer, 0, 0), pp, &p->vx);
+	if (vxgbp_hdr_has_gbp(&p->vx))
+		name = vxgbp_groups_name(pp->groups, p->vx.group);
+	if (name) { /* a name of any length: out of the line writer */
+		out_commit(o, lw_c(d, ' '));
+		out_str(o, name);
+		d = out_reserve(o, COMMON_MAX);
+	}
+	out_commit(o, lw_common_inner(d, p));
 	if (p->findings) /* most frames have none: no call */
 		print_findings(o, p->findings, 0);
 	out_putc(o, '\n');
