@@ -6,8 +6,8 @@
 #
 # Options, the kind of value an option takes and gbpgen's spec keys are read
 # from the program's own --help when completing, so a new option completes
-# without a change here.  Only gbpdump's profile names are listed here
-# (tests/completion compares them with gbpdump).
+# without a change here; so are the values --help lists as a|b|c (gbpdump
+# --profile's, from libvxgbp's profile table).
 #
 # shellcheck shell=bash disable=SC2207,SC2034
 # SC2207: COMPREPLY=($(compgen ...)) is bash-completion's idiom; here it only
@@ -47,9 +47,6 @@ _vxgbp_optarg()
         }'
 }
 
-# gbpdump --profile names (gbpdump/report/check.c; tests/completion checks them).
-_vxgbp_profiles="strict linux vpp offload"
-
 # Files for a capture: pcap, pcapng and their compressed forms (and
 # directories) when there are any, else any file.
 _vxgbp_captures()
@@ -84,7 +81,6 @@ _vxgbp_value()
     [[ $arg ]] || return 1
     case $prev:$arg in
         -r:* | -w:* | -W:*) _vxgbp_captures ;;
-        --profile:*) COMPREPLY=($(compgen -W "$_vxgbp_profiles" -- "$cur")) ;;
         *:*\|*) COMPREPLY=($(compgen -W "${arg//|/ }" -- "$cur")) ;;
         *:*FILE*) _filedir ;;
         *:IFACE) _vxgbp_interfaces ;;

@@ -22,8 +22,12 @@
  * Which headers are VXLAN is libvxgbp's one port rule (vxgbp_udp_kind: the
  * UDP destination port alone), with the ports the user gave Wireshark's
  * vxlan (Decode As, read from the udp.port table) as VXLAN ports: a header
- * Wireshark decoded for its source port only is shown with a note and not
- * fed to the cross-frame analysis.  A header that came to the VXLAN-GPE
+ * Wireshark decoded for its source port only is shown with a note, judged
+ * by no rule (gbpdump does not decode it) and not fed to the cross-frame
+ * analysis; so is a header inside one the whole frame's parse could not
+ * decode through.  Rules are judged under the "Conformance profile"
+ * preference (libvxgbp's profiles, as gbpdump --profile; strict by
+ * default).  A header that came to the VXLAN-GPE
  * port (4790, or a port decoded as vxlan_gpe) is read as GPE
  * (VXGBP_PARSE_GPE); on a VXLAN port libvxgbp decides from the P bit.
  *
@@ -64,8 +68,33 @@ WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
-/* The flag set the plugin names flags by (as gbpdump does). */
-#define FLAGSET VXGBP_FLAGSET_DRAFT
+/* The "Conformance profile" preference: a libvxgbp profile number
+ * (vxgbp_profile_get()), strict by default, as gbpdump --profile. */
+static gint pref_profile = 0;
+
+static const struct vxgbp_profile_info *profile(void)
+{
+	const struct vxgbp_profile_info *pi = vxgbp_profile_get((unsigned)pref_profile);
+
+	return pi ? pi : vxgbp_profile_get(0);
+}
+
+/* The flag sets the profile names flags by. */
+static unsigned flagset(void)
+{
+	return profile()->flagsets;
+}
+
+/* Every profile's flag sets: the flag fields registered. */
+static unsigned all_flagsets(void)
+{
+	const struct vxgbp_profile_info *pi;
+	unsigned sets = 0, i;
+
+	for (i = 0; (pi = vxgbp_profile_get(i)); i++)
+		sets |= pi->flagsets;
+	return sets;
+}
 
 static int proto_vxgbp = -1;
 static int vxgbp_tap = -1;
@@ -164,20 +193,23 @@ static const flag_variant_t *variant_for(guint16 defined)
 	return NULL;
 }
 
-/* Every set of defined bits a flags word can have, and the fields of each. */
+/* Every set of defined bits a flags word can have under any profile, and
+ * the fields of each. */
 static void flag_variants_setup(void)
 {
-	unsigned w, i, n;
+	const struct vxgbp_profile_info *pi;
+	unsigned w, i, n, p;
 
-	for (w = 0; w <= 0xffff; w++) {
-		guint16 d = vxgbp_flags_defined((uint16_t)w, FLAGSET);
+	for (p = 0; (pi = vxgbp_profile_get(p)); p++)
+		for (w = 0; w <= 0xffff; w++) {
+			guint16 d = vxgbp_flags_defined((uint16_t)w, pi->flagsets);
 
-		if (variant_for(d) || n_variants == MAX_VARIANTS)
-			continue;
-		variants[n_variants].defined = d;
-		variants[n_variants].hf_rsvd = -1;
-		n_variants++;
-	}
+			if (variant_for(d) || n_variants == MAX_VARIANTS)
+				continue;
+			variants[n_variants].defined = d;
+			variants[n_variants].hf_rsvd = -1;
+			n_variants++;
+		}
 	for (i = 0; i < n_variants; i++) {
 		flag_variant_t *v = &variants[i];
 
@@ -197,7 +229,7 @@ static void flag_fields_register(void)
 	unsigned i, n = 0;
 
 	for (i = 0; (fi = vxgbp_flag_get(i)) && n_flags < MAX_FLAGS; i++) {
-		if (!(fi->set & FLAGSET))
+		if (!(fi->set & all_flagsets()))
 			continue;
 		hf_flag[n_flags] = -1;
 		flag_mask[n_flags++] = fi->mask;
@@ -207,7 +239,7 @@ static void flag_fields_register(void)
 	for (i = 0; (fi = vxgbp_flag_get(i)) && n < n_flags; i++) {
 		gchar *abbrev;
 
-		if (!(fi->set & FLAGSET))
+		if (!(fi->set & all_flagsets()))
 			continue;
 		abbrev = g_ascii_strdown(fi->name, -1);
 		hf[n].p_id = &hf_flag[n];
@@ -484,6 +516,8 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t
 		return FALSE;
 	vxgbp_parse_opts_init(&opts);
 	opts.linktype = link;
+	if (profile()->flags & VXGBP_PROFILE_NO_CSUM)
+		opts.flags |= VXGBP_PARSE_NO_CSUM;
 	if (rec->loc[0].user_port)
 		(void)vxgbp_parse_opts_add_port(&opts, rec->loc[0].dport);
 	p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
@@ -533,6 +567,14 @@ static gboolean view_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t 
 	}
 	v->have = (v->p->have & VXGBP_HAVE_VXLAN) != 0;
 	v->gpe = v->have && v->p->vx_kind == VXGBP_VX_GPE;
+	/* The port rule holds for findings too: a header no receiver takes as
+	 * VXLAN (Wireshark decoded it for its source port) breaks no VXLAN
+	 * rule, as gbpdump, which does not decode it, finds none. */
+	if (l->as == AS_SPORT)
+		v->findings = 0;
+	else
+		v->findings = vxgbp_profile_findings((unsigned)pref_profile, &v->p->vx,
+						     (enum vxgbp_vx_kind)v->p->vx_kind, v->findings);
 	return TRUE;
 }
 
@@ -617,11 +659,11 @@ static const char *verdict_str(wmem_allocator_t *pool, const struct vxgbp_hdr *h
 
 static void add_flags(proto_tree *vt, tvbuff_t *tvb, const struct vxgbp_hdr *h)
 {
-	const flag_variant_t *var = variant_for(vxgbp_flags_defined(h->flags, FLAGSET));
+	const flag_variant_t *var = variant_for(vxgbp_flags_defined(h->flags, flagset()));
 	char txt[VXGBP_FLAGS_STRLEN];
 	proto_item *it;
 
-	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
+	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, flagset()) < 0)
 		txt[0] = '\0';
 	if (var)
 		it = proto_tree_add_bitmask_with_flags(vt, tvb, 0, hf_flags, ett_flags, var->fields,
@@ -639,7 +681,7 @@ static void add_header(proto_tree *vt, proto_item *ti, const vx_view_t *v)
 	char txt[VXGBP_FLAGS_STRLEN];
 	proto_item *it;
 
-	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
+	if (vxgbp_flags_format(txt, sizeof(txt), h->flags, flagset()) < 0)
 		txt[0] = '\0';
 	proto_item_append_text(ti, ", VNI: %u", h->vni);
 	if (vxgbp_hdr_has_gbp(h))
@@ -742,7 +784,7 @@ static void add_xframe_hit(proto_tree *xt, const vx_view_t *v, const struct vxgb
 	ht = proto_item_add_subtree(pi, ett_xframe_hit);
 	pi = proto_tree_add_uint(ht, hf_xframe_group, v->tvb, 0, 0, hit->prev_group);
 	proto_item_set_generated(pi);
-	if (vxgbp_flags_format(txt, sizeof(txt), hit->prev_flags, FLAGSET) < 0)
+	if (vxgbp_flags_format(txt, sizeof(txt), hit->prev_flags, flagset()) < 0)
 		txt[0] = '\0';
 	pi = proto_tree_add_uint_format_value(ht, hf_xframe_flags, v->tvb, 0, 0, hit->prev_flags,
 					      "0x%04x (%s)", hit->prev_flags, txt[0] ? txt : "none");
@@ -847,43 +889,28 @@ static void add_view(proto_tree *tree, packet_info *pinfo, const vx_view_t *v,
  * one per header, outermost first, then ": " and what Wireshark's
  * dissectors wrote (the inner frame's Info).
  */
-static void info_append(wmem_strbuf_t *s, const vx_view_t *v, guint64 findings)
+static void info_append(packet_info *pinfo, wmem_strbuf_t *s, const vx_view_t *v,
+			guint64 findings)
 {
 	const struct vxgbp_hdr *h = &v->p->vx;
-	char txt[VXGBP_FLAGS_STRLEN];
-	const char *name;
+	enum vxgbp_vx_kind kind = v->gpe ? VXGBP_VX_GPE : VXGBP_VX_VXLAN;
+	const char *name = !v->gpe && vxgbp_hdr_has_gbp(h) ? vxgbp_plugin_group_name(h->group)
+							    : NULL;
+	size_t len = VXGBP_HDR_SUMMARY_LEN + (name ? strlen(name) : 0);
+	char *txt = (char *)wmem_alloc(pinfo->pool, len);
 	unsigned r;
 
 	if (wmem_strbuf_get_len(s))
 		wmem_strbuf_append(s, ": ");
-	if (!v->have) {
+	if (!v->have)
 		wmem_strbuf_append(s, "VXLAN [|vxlan]");
-	} else if (v->gpe) {
-		name = vxgbp_gpe_np_name(vxgbp_gpe_next_proto(h));
-		wmem_strbuf_append_printf(s, "VXLAN-GPE vni %u next-proto ", h->vni);
-		if (name)
-			wmem_strbuf_append(s, name);
-		else
-			wmem_strbuf_append_printf(s, "%u", vxgbp_gpe_next_proto(h));
-		if (h->rsvd)
-			wmem_strbuf_append_printf(s, " rsvd 0x%02x", h->rsvd);
-	} else {
-		if (vxgbp_flags_format(txt, sizeof(txt), h->flags, FLAGSET) < 0)
-			txt[0] = '\0';
-		wmem_strbuf_append_printf(s, "%s vni %u flags [%s]",
-					  vxgbp_hdr_has_gbp(h) ? "VXLAN-GBP" : "VXLAN", h->vni, txt);
-		if (vxgbp_hdr_has_gbp(h)) {
-			name = vxgbp_plugin_group_name(h->group);
-			wmem_strbuf_append_printf(s, " group %u (0x%04x)%s%s", h->group, h->group,
-						  name ? " " : "", name ? name : "");
-		}
-		if (h->rsvd)
-			wmem_strbuf_append_printf(s, " rsvd 0x%02x", h->rsvd);
-	}
+	else if (vxgbp_hdr_summary(txt, len, h, kind, flagset(), name) >= 0)
+		wmem_strbuf_append(s, txt);
 	for (r = 0; r < VXGBP_R__COUNT; r++) {
 		const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
 
-		if ((findings & VXGBP_RB(r)) && ri && ri->level == VXGBP_LEVEL_MUST)
+		if ((findings & VXGBP_RB(r)) && ri &&
+		    vxgbp_profile_level((unsigned)pref_profile, r, h) == VXGBP_LEVEL_MUST)
 			wmem_strbuf_append_printf(s, " [!%s]", ri->id);
 	}
 	if (v->loc->as == AS_SPORT)
@@ -905,6 +932,20 @@ static void info_prepend(packet_info *pinfo, wmem_strbuf_t *s)
 /* ------------------------------------------------------------------------
  * The postdissector.
  */
+/* Did the whole frame's parse (fp: the first header's) reach a header at
+ * off of the frame itself?  One it did not reach (inside a header libvxgbp
+ * cannot decode through, e.g. GPE with an unknown Next Protocol) is no
+ * VXLAN to gbpdump: no finding, as for a source port. */
+static gboolean frame_reaches(const struct vxgbp_pkt *fp, guint32 off)
+{
+	unsigned k;
+
+	for (k = 0; k < fp->n_nested && k < VXGBP_MAX_NESTED; k++)
+		if (fp->nested[k].off >= 0 && (guint32)fp->nested[k].off == off)
+			return TRUE;
+	return fp->vxlan_off >= 0 && (guint32)fp->vxlan_off == off;
+}
+
 static void tap_frame(packet_info *pinfo, const vx_view_t *v, guint64 findings)
 {
 	vxgbp_tap_info_t *tap = wmem_new0(pinfo->pool, vxgbp_tap_info_t);
@@ -918,6 +959,7 @@ static void tap_frame(packet_info *pinfo, const vx_view_t *v, guint64 findings)
 static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			      void *data _U_)
 {
+	const struct vxgbp_pkt *fp = NULL; /* the whole frame's parse */
 	wmem_strbuf_t *info;
 	frame_rec_t *rec;
 	guint i;
@@ -932,6 +974,10 @@ static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 
 		if (!view_parse(tvb, pinfo, rec, i, &v))
 			continue;
+		if (i == 0 && v.outer)
+			fp = v.p;
+		else if (fp && rec->loc[i].ds == 0 && !frame_reaches(fp, rec->loc[i].off))
+			v.findings = 0;
 		/* the outermost header, when it is VXLAN by the port rule, as
 		 * gbpdump feeds its tracker and counts */
 		if (i == 0 && rec->loc[0].as != AS_SPORT)
@@ -941,7 +987,7 @@ static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 			tap_frame(pinfo, &v, all);
 		/* without a tree too: the expert infos are tapped */
 		add_view(tree, pinfo, &v, x);
-		info_append(info, &v, all);
+		info_append(pinfo, info, &v, all);
 	}
 	info_prepend(pinfo, info);
 	return tvb_captured_length(tvb);
@@ -985,6 +1031,7 @@ static expert_field_info ei_template(unsigned rule)
 	expert_field_info e = { NULL, PI_PROTOCOL, PI_NOTE, NULL, EXPFILL };
 	GString *abbrev;
 	const char *c;
+	unsigned cats;
 
 	if (!ri)
 		return e;
@@ -996,35 +1043,19 @@ static expert_field_info ei_template(unsigned rule)
 	e.summary = g_strdup_printf("%s [%s]", ri->text, ri->id);
 	e.severity = ri->level == VXGBP_LEVEL_MUST ? PI_WARN
 		   : ri->level == VXGBP_LEVEL_SHOULD ? PI_NOTE : PI_CHAT;
-	switch (rule) {
-	case VXGBP_R_MALFORMED:
-	case VXGBP_R_CIPSO_LEN:
-	case VXGBP_R_CIPSO_TAG_LEN:
-	case VXGBP_R_CALIPSO_LEN:
+	/* the expert group from the rule's categories (libvxgbp's table) */
+	cats = vxgbp_rule_cats(rule);
+	if (cats & VXGBP_CAT_MALFORMED) {
 		e.group = PI_MALFORMED;
 		e.severity = PI_ERROR;
-		break;
-	case VXGBP_R_TRUNCATED:
+	} else if (cats & VXGBP_CAT_TRUNCATED) {
 		e.group = PI_MALFORMED;
-		break;
-	case VXGBP_R_UDP_CSUM:
-	case VXGBP_R_IP_CSUM:
-	case VXGBP_R_CALIPSO_CSUM:
-	case VXGBP_R_CSUM_OFFLOAD:
+	} else if (cats & VXGBP_CAT_CHECKSUM) {
 		e.group = PI_CHECKSUM;
-		break;
-	case VXGBP_R_DEPTH:
-	case VXGBP_R_UNJUDGED:
+	} else if (cats & VXGBP_CAT_UNDECODED) {
 		e.group = PI_UNDECODED;
-		break;
-	case VXGBP_R_POLICY_REAPPLIED:
-	case VXGBP_R_A_CLEARED:
-	case VXGBP_R_GROUP_CONFLICT:
-	case VXGBP_R_FLOW_GROUP_CHANGE:
+	} else if (cats & VXGBP_CAT_CROSS_FRAME) {
 		e.group = PI_SEQUENCE;
-		break;
-	default:
-		break;
 	}
 	return e;
 }
@@ -1051,6 +1082,25 @@ static void expert_register(void)
 	expert = expert_register_protocol(proto_vxgbp);
 	expert_register_field_array(expert, ei, VXGBP_R__COUNT);
 	expert_register_field_array(expert, ei_port, array_length(ei_port));
+}
+
+/* The profiles as the preference's values (strings live as long as the
+ * process). */
+static const enum_val_t *profile_enum(void)
+{
+	const struct vxgbp_profile_info *pi;
+	enum_val_t *v;
+	unsigned n, i;
+
+	for (n = 0; vxgbp_profile_get(n); n++)
+		;
+	v = g_new0(enum_val_t, n + 1);
+	for (i = 0; (pi = vxgbp_profile_get(i)); i++) {
+		v[i].name = pi->name;
+		v[i].description = g_strdup_printf("%s: %s", pi->name, pi->text);
+		v[i].value = (gint)i;
+	}
+	return v;
 }
 
 static void prefs_apply_cb(void)
@@ -1143,6 +1193,10 @@ static void proto_register_vxgbp(void)
 	module = prefs_register_protocol(proto_vxgbp, prefs_apply_cb);
 	/* vxgbp took UDP 4789/8472 up to 1.0; Wireshark's vxlan has them now. */
 	prefs_register_obsolete_preference(module, "udp.port");
+	prefs_register_enum_preference(module, "profile", "Conformance profile",
+				       "The level each rule is judged at and the flag bits that carry "
+				       "a meaning: libvxgbp's profiles, as gbpdump --profile",
+				       &pref_profile, profile_enum(), FALSE);
 	vxgbp_groups_register(module);
 	vxgbp_tap = register_tap("vxgbp");
 }

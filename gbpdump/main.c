@@ -83,6 +83,30 @@ static void usage_input(FILE *f)
 "                  through libpcap (one worker)\n", f);
 }
 
+/* usage(): --profile's values from libvxgbp's table, "strict|linux|..."
+ * (what the bash completion offers), then one line each. */
+static void usage_profiles(FILE *f)
+{
+	const struct vxgbp_profile_info *pi;
+
+	for (unsigned i = 0; (pi = vxgbp_profile_get(i)); i++)
+		fprintf(f, "%s%s", i ? "|" : "", pi->name);
+	fputs("\n                  rule levels for --check (implies it):\n", f);
+	for (unsigned i = 0; (pi = vxgbp_profile_get(i)); i++)
+		fprintf(f, "                  %-8s %s\n", pi->name, pi->text);
+}
+
+/* "strict, linux, vpp, offload": the profiles, for an error message. */
+static void profile_names(char *buf, size_t n)
+{
+	const struct vxgbp_profile_info *pi;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; (pi = vxgbp_profile_get(i)) && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", pi->name);
+}
+
 static void usage(FILE *f)
 {
 	usage_input(f);
@@ -130,11 +154,10 @@ static void usage(FILE *f)
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
 "                  frame's record in the capture as its region; neither\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
-"  --profile NAME  rule levels for --check (implies it):\n"
-"                  strict (default; the draft and RFC 7348), linux (what a\n"
-"                  Linux 6.12 gbp device drops is MUST, what it ignores SHOULD),\n"
-"                  vpp (VPP's E and S flag bits allowed), offload (strict, no\n"
-"                  checksum verified: captures taken on the sending host)\n"
+"  --profile ",
+		VXGBP_MAX_PORTS);
+	usage_profiles(f);
+	fprintf(f,
 "  --no-checksums  verify no IP or UDP checksum (tshark's default); --check\n"
 "                  then judges no checksum rule\n"
 "  --track-budget BYTES\n"
@@ -154,8 +177,7 @@ static void usage(FILE *f)
 "record: everything before it was processed); 2 a usage, I/O or resource\n"
 "error (out of memory).\n"
 "With --check: 0 pass, 3 warn (SHOULD findings only), 4 fail (a MUST finding);\n"
-"1 and 2 as above take precedence.\n",
-		VXGBP_MAX_PORTS);
+"1 and 2 as above take precedence.\n");
 }
 
 /* ---- options ---- */
@@ -443,9 +465,11 @@ static int check_combos(const struct opts *o)
 	if (ci_names(o) != GO_ON)
 		return EXIT_USAGE;
 	if (o->check && !check_profile_known(o->profile)) {
-		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (strict, linux, vpp, "
-			"offload)\n",
-			o->profile);
+		char names[128];
+
+		profile_names(names, sizeof(names));
+		fprintf(stderr, "gbpdump: --profile: unknown profile '%s' (%s)\n", o->profile,
+			names);
 		return EXIT_USAGE;
 	}
 	return GO_ON;

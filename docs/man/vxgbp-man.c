@@ -2,14 +2,15 @@
 /*
  * vxgbp-man - write vxgbp(7) from its template, with the parts that must
  * never go stale printed from libvxgbp's own tables: the rule ids
- * (vxgbp_rule_get), the flag bits (vxgbp_flag_get) and what a Linux 6.12
- * VTEP does with a few headers (vxgbp_verdict_linux, vxgbp_mark_from_hdr).
+ * (vxgbp_rule_get), the flag bits (vxgbp_flag_get), the profiles
+ * (vxgbp_profile_get) and what a Linux 6.12 VTEP does with a few headers
+ * (vxgbp_verdict_linux, vxgbp_mark_from_hdr).
  *
  *   vxgbp-man vxgbp.7.in vxgbp.7
  *
- * A template line that is exactly @RULES@, @FLAGS@ or @LINUX@ is replaced
- * by those rows (roff); every other line is copied, @VERSION@ in it
- * replaced by the library's version.  Run by CMake at build
+ * A template line that is exactly @RULES@, @FLAGS@, @LINUX@ or @PROFILES@
+ * is replaced by those rows (roff); every other line is copied, @VERSION@
+ * in it replaced by the library's version.  Run by CMake at build
  * time, so a rule added to the library is in the page of the same build.
  */
 #include <errno.h>
@@ -182,6 +183,54 @@ static int print_linux(FILE *f)
 	return 0;
 }
 
+/* The rules whose level under profile p differs from the table's:
+ * ", udp.zero-checksum-ipv6 MUST". */
+static void profile_levels(FILE *f, unsigned p)
+{
+	const char *sep = "Levels of its own:\n";
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < VXGBP_R__COUNT; r++) {
+		const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+		int lv = vxgbp_profile_level(p, r, NULL);
+
+		if (!ri || lv < 0 || lv == (int)ri->level ||
+		    (lv == VXGBP_LEVEL_OFF && (vxgbp_rule_cats(r) & VXGBP_CAT_NIC_CSUM)))
+			continue;
+		fputs(sep, f);
+		fputs(".B ", f);
+		roff(f, ri->id, 1);
+		fprintf(f, "\n%s", lv == VXGBP_LEVEL_OFF ? "not judged" : vxgbp_level_name(lv));
+		sep = ",\n";
+		n++;
+	}
+	if (n)
+		fputs(".\n", f);
+}
+
+/* @PROFILES@: every profile, with what it changes. */
+static int print_profiles(FILE *f)
+{
+	const struct vxgbp_profile_info *pi;
+
+	for (unsigned i = 0; (pi = vxgbp_profile_get(i)); i++) {
+		fputs(".TP\n.B ", f);
+		roff(f, pi->name, 1);
+		fputc('\n', f);
+		roff(f, pi->text, 0);
+		fputs(".\n", f);
+		if (pi->flagsets & VXGBP_FLAGSET_VPP)
+			fputs("VPP's flag bits are named, not reserved.\n", f);
+		if (pi->flags & VXGBP_PROFILE_LINUX)
+			fputs(".B gbp.reserved\\-flags\nis MUST for the bits a Linux gbp device "
+			      "drops a header for, SHOULD for those it ignores.\n", f);
+		if (pi->flags & VXGBP_PROFILE_NO_CSUM)
+			fputs("No IP or UDP checksum is verified, no rule on them judged.\n", f);
+		profile_levels(f, i);
+	}
+	return 0;
+}
+
 /* A template line, "@VERSION@" replaced by the library's version. */
 static void copy_line(FILE *out, const char *line)
 {
@@ -202,7 +251,7 @@ static int expand(FILE *in, FILE *out, const char *tname)
 		const char *marker;
 		int (*print)(FILE *);
 	} parts[] = { { "@RULES@", print_rules }, { "@FLAGS@", print_flags },
-		      { "@LINUX@", print_linux } };
+		      { "@LINUX@", print_linux }, { "@PROFILES@", print_profiles } };
 	unsigned used = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -226,9 +275,9 @@ static int expand(FILE *in, FILE *out, const char *tname)
 		fprintf(stderr, "%s: %s: %s\n", prog, tname, strerror(errno));
 		rc = -1;
 	}
-	if (!rc && used != 7u) {
-		fprintf(stderr, "%s: %s: @RULES@, @FLAGS@ and @LINUX@ must each be on a "
-			"line of their own\n", prog, tname);
+	if (!rc && used != (1u << (sizeof(parts) / sizeof(parts[0]))) - 1) {
+		fprintf(stderr, "%s: %s: @RULES@, @FLAGS@, @LINUX@ and @PROFILES@ must each be "
+			"on a line of their own\n", prog, tname);
 		rc = -1;
 	}
 	return rc;

@@ -247,49 +247,10 @@ static char *put_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 	return d + 2;
 }
 
-#define PF(s) { s, sizeof(s) - 1 }
-/* ,"proto_name":".." of the IP protocols gbpdump meets (IANA keywords,
- * lower case; 58 keeps the "icmp6" it always had): beside the number,
- * never instead of it. */
-static const struct frag proto_frags[] = {
-	PF(",\"proto_name\":\"icmp\""), PF(",\"proto_name\":\"igmp\""),
-	PF(",\"proto_name\":\"ipip\""), PF(",\"proto_name\":\"tcp\""),
-	PF(",\"proto_name\":\"udp\""),  PF(",\"proto_name\":\"ipv6\""),
-	PF(",\"proto_name\":\"gre\""),  PF(",\"proto_name\":\"esp\""),
-	PF(",\"proto_name\":\"ah\""),   PF(",\"proto_name\":\"icmp6\""),
-	PF(",\"proto_name\":\"sctp\""),
-};
-
-static const struct frag *proto_frag(uint8_t p)
-{
-	switch (p) {
-	case 1:
-		return &proto_frags[0];
-	case 2:
-		return &proto_frags[1];
-	case 4:
-		return &proto_frags[2];
-	case 6:
-		return &proto_frags[3];
-	case 17:
-		return &proto_frags[4];
-	case 41:
-		return &proto_frags[5];
-	case 47:
-		return &proto_frags[6];
-	case 50:
-		return &proto_frags[7];
-	case 51:
-		return &proto_frags[8];
-	case 58:
-		return &proto_frags[9];
-	case 132:
-		return &proto_frags[10];
-	default:
-		return NULL;
-	}
-}
-
+/* ,"proto_name":".." of every protocol number libvxgbp names in JSON
+ * (vxgbp_ipproto_get()'s key): beside the number, never instead of it;
+ * n 0 for the others. */
+static struct frag proto_name[256];
 /* ,"proto":N[,"proto_name":".."] of every protocol number, one fragment
  * each (a TTL and a protocol are most of a level's numbers) */
 static struct frag proto_num[256];
@@ -297,11 +258,14 @@ static struct frag proto_num[256];
 __attribute__((constructor)) static void proto_tables(void)
 {
 	for (unsigned p = 0; p < 256; p++) {
-		const struct frag *pn = proto_frag((uint8_t)p);
-		char num[8];
+		const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get((uint8_t)p);
+		char num[8], name[2 * FRAG] = "";
 
+		if (pi && pi->key && strlen(pi->key) < FRAG)
+			snprintf(name, sizeof(name), ",\"proto_name\":\"%s\"", pi->key);
+		frag_set(&proto_name[p], name, "", "");
 		*put_u64(num, p) = '\0';
-		frag_set(&proto_num[p], ",\"proto\":", num, pn ? pn->s : "");
+		frag_set(&proto_num[p], ",\"proto\":", num, name);
 	}
 }
 
@@ -389,10 +353,9 @@ JW_INLINE char *put_ip(struct gd_out *o, char *d, const uint8_t *frame,
 	} else { /* (a name too long for a fragment) */
 		PUT(d, ",\"proto\":");
 		d = put_u64(d, l3->proto);
-		if ((pn = proto_frag(l3->proto))) {
-			memcpy(d, pn->s, FRAG);
-			d += pn->n;
-		}
+		pn = &proto_name[l3->proto];
+		memcpy(d, pn->s, FRAG);
+		d += pn->n;
 	}
 	if (l3->more_frags | l3->frag_off) {
 		PUT(d, ",\"frag_off\":");

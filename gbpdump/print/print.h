@@ -36,6 +36,15 @@ struct gd_print {
 	int32_t flags_word;
 	int flags_len;
 	char flags_buf[VXGBP_FLAGS_STRLEN];
+	/* the summary of the last VXLAN header printed (print/text.c's
+	 * lw_summary): len 0 when none yet */
+	struct gd_sum_memo {
+		uint64_t key;           /* flags, group, VNI, reserved byte */
+		unsigned kind;          /* enum vxgbp_vx_kind */
+		unsigned len;
+		const char *name;       /* the group name it holds, or NULL */
+		char buf[VXGBP_HDR_SUMMARY_LEN + sizeof(((struct vxgbp_group_name *)0)->name)];
+	} sum_memo;
 	/* print_json's memos of what consecutive frames share (print/json.c,
 	 * "what consecutive frames share"): zero when none yet */
 	struct gd_vx_memo {

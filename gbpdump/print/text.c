@@ -267,26 +267,17 @@ static void print_arp(struct gd_out *o, const struct vxgbp_l3 *l3, uint32_t len,
 	out_u64(o, len);
 }
 
-/* tcpdump's names of IP protocols (ipproto_values), "unknown" otherwise:
- * each padded to a fixed size, copied whole, the cursor moved by its
- * length.  At most 8 bytes. */
+/* tcpdump's names of IP protocols (ipproto_values, libvxgbp's
+ * vxgbp_ipproto_get()), "unknown" otherwise.  At most 8 bytes. */
 static char *lw_ipproto(char *d, uint8_t proto)
 {
-	static const struct {
-		uint8_t p, len;
-		char name[10];
-	} t[] = { { 0, 7, "Options" }, { 1, 4, "ICMP" },   { 2, 4, "IGMP" },
-		  { 4, 4, "IPIP" },    { 6, 3, "TCP" },    { 17, 3, "UDP" },
-		  { 41, 4, "IPv6" },   { 43, 7, "Routing" }, { 44, 8, "Fragment" },
-		  { 47, 3, "GRE" },    { 50, 3, "ESP" },   { 51, 2, "AH" },
-		  { 58, 6, "ICMPv6" }, { 132, 4, "SCTP" } };
+	const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get(proto);
+	size_t n = pi ? strlen(pi->name) : 0;
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].p == proto) {
-			memcpy(d, t[i].name, 8);
-			return d + t[i].len;
-		}
-	return LW_LIT(d, "unknown");
+	if (!pi || n > 8)
+		return LW_LIT(d, "unknown");
+	memcpy(d, pi->name, n);
+	return d + n;
 }
 
 /* lower-case hex of at least min digits: out_hex(v, min) */
@@ -520,56 +511,6 @@ static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 	out_putc(o, ')');
 }
 
-/* " VXLAN-GPE vni 10 flags [I,P] next-proto Ethernet": the GPE bits by
- * name (I, P, B, O, a version other than 0, then the reserved bits), the
- * Next Protocol when P says there is one. */
-static void print_gpe(struct gd_out *o, const struct vxgbp_hdr *h)
-{
-	static const struct {
-		uint16_t bit;
-		const char *name;
-	} bits[] = { { VXGBP_F_I, "I" }, { VXGBP_GPE_F_P, "P" }, { VXGBP_GPE_F_B, "B" },
-		     { VXGBP_GPE_F_O, "O" } };
-	const char *sep = "";
-
-	out_str(o, " VXLAN-GPE vni ");
-	out_u64(o, h->vni);
-	out_str(o, " flags [");
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (h->flags & bits[i].bit) {
-			out_str(o, sep);
-			out_str(o, bits[i].name);
-			sep = ",";
-		}
-	if (h->flags & VXGBP_GPE_F_VER) {
-		out_str(o, sep);
-		out_str(o, "ver=");
-		out_u64(o, (h->flags & VXGBP_GPE_F_VER) >> 12);
-		sep = ",";
-	}
-	if (h->flags & VXGBP_GPE_F_RSVD) {
-		out_str(o, sep);
-		out_str(o, "R=0x");
-		out_hex(o, h->flags & VXGBP_GPE_F_RSVD, 4);
-	}
-	out_putc(o, ']');
-	if (h->flags & VXGBP_GPE_F_P) {
-		const char *np = vxgbp_gpe_np_name(vxgbp_gpe_next_proto(h));
-
-		out_str(o, " next-proto ");
-		if (np) {
-			out_str(o, np);
-		} else {
-			out_str(o, "0x");
-			out_hex(o, vxgbp_gpe_next_proto(h), 2);
-		}
-	}
-	if (h->group >> 8) {
-		out_str(o, " rsvd-field 0x");
-		out_hex(o, h->group >> 8, 2);
-	}
-}
-
 /* "[G,I]": print_flags' cached text (pp->flags_buf) copied whole, the cursor
  * moved by its length.  At most VXGBP_FLAGS_STRLEN + 2 bytes. */
 static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
@@ -588,7 +529,9 @@ static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
 }
 
 /* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
- * flags [I]": at most 80 bytes. */
+ * flags [I]": at most 80 bytes.  The fast path's own copy of the start of
+ * vxgbp_hdr_summary() (every frame's; a library call a frame costs 30% of
+ * text's instructions on the diverse capture), kept equal by the goldens. */
 static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
 {
 	int gbp = vxgbp_hdr_has_gbp(h);
@@ -602,31 +545,49 @@ static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_p
 	return d;
 }
 
+/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200) web": libvxgbp's
+ * summary of the header (vxgbp_hdr_summary), copied from the memo of the
+ * last header printed (consecutive frames mostly share one), the cursor
+ * moved by its length.  At most SUMMARY_MAX bytes. */
+#define SUMMARY_MAX (1 + sizeof(((struct gd_print *)0)->sum_memo.buf))
+static char *lw_summary(char *d, struct gd_print *pp, const struct vxgbp_hdr *h, unsigned kind,
+			const char *name)
+{
+	struct gd_sum_memo *m = &pp->sum_memo;
+	uint64_t key = (uint64_t)h->flags << 48 | (uint64_t)h->group << 32 |
+		       (uint64_t)h->vni << 8 | h->rsvd;
+
+	if (!m->len || m->key != key || m->kind != kind || m->name != name) {
+		int n = vxgbp_hdr_summary(m->buf, sizeof(m->buf), h, (enum vxgbp_vx_kind)kind,
+					  VXGBP_FLAGSET_DRAFT, name);
+
+		m->len = n < 0 ? 0 : (size_t)n < sizeof(m->buf) ? (unsigned)n
+							    : (unsigned)sizeof(m->buf) - 1;
+		m->key = key;
+		m->kind = kind;
+		m->name = name;
+	}
+	*d = ' ';
+	memcpy(d + 1, m->buf, m->len);
+	return d + 1 + m->len;
+}
+
+/* The group name of a GBP header, NULL when none. */
+static const char *group_name(const struct gd_print *pp, const struct vxgbp_hdr *h,
+			      unsigned kind)
+{
+	return kind != VXGBP_VX_GPE && vxgbp_hdr_has_gbp(h) ? vxgbp_groups_name(pp->groups, h->group)
+							      : NULL;
+}
+
 /* One VXLAN header: " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)
- * web:", " VXLAN vni 10 flags [I]:" or, read as GPE, print_gpe's. */
+ * web:", " VXLAN vni 10 flags [I]:" or " VXLAN-GPE vni 10 flags [I,P]
+ * next-proto Ethernet:", with -v the Linux verdicts before the colon. */
 static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
 			unsigned kind)
 {
-	const char *name = NULL;
-	char *d;
-
-	if (kind == VXGBP_VX_GPE) {
-		print_gpe(o, h);
-	} else {
-		out_commit(o, lw_vxlan(out_reserve(o, 80), pp, h));
-		if (vxgbp_hdr_has_gbp(h))
-			name = vxgbp_groups_name(pp->groups, h->group);
-	}
-	if (name) {
-		out_putc(o, ' ');
-		out_str(o, name);
-	}
-	d = out_reserve(o, 32);
-	if (kind != VXGBP_VX_GPE && !vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
-	if (h->rsvd)
-		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
-	out_commit(o, d);
+	out_commit(o, lw_summary(out_reserve(o, SUMMARY_MAX), pp, h, kind,
+				 group_name(pp, h, kind)));
 	if (pp->verbose && kind != VXGBP_VX_GPE)
 		print_verdicts(o, h);
 	out_putc(o, ':');

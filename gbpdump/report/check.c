@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * check.c - gbpdump --check: the per-frame findings of libvxgbp and the
- * cross-frame findings of its tracker, mapped through a profile, summed up
+ * cross-frame findings of its tracker, mapped through a profile (libvxgbp's
+ * vxgbp_profile_*), summed up
  * in a report.  Nothing is allocated per frame; descriptions are formatted
  * only for the first CHECK_FIRST occurrences of each rule.
  */
@@ -10,46 +11,6 @@
 #include <string.h>
 
 #include "check.h"
-
-/* ---- profiles ---- */
-
-enum { PL_DEFAULT = 0, PL_MUST, PL_SHOULD, PL_INFO, PL_OFF };
-
-struct profile {
-	const char *name;
-	unsigned char level[VXGBP_R__COUNT]; /* PL_*; PL_DEFAULT: the library's */
-	unsigned flagsets;                   /* VXGBP_FLAGSET_*: the flag bits
-	                                        that carry a meaning */
-	int linux_verdict;                   /* level of header rules from
-	                                        vxgbp_verdict_linux() */
-	int no_csum;                         /* checksums not verified, no
-	                                        checksum rule judged */
-};
-
-static const struct profile profiles[] = {
-	/* draft-smith-vxlan-group-policy and RFC 7348 as written */
-	{ "strict", { 0 }, VXGBP_FLAGSET_DRAFT, 0, 0 },
-	/* what a Linux 6.12 'gbp' VXLAN device accepts: header bits it drops
-	 * are MUST, bits it ignores SHOULD */
-	{ "linux",
-	  {
-		[VXGBP_R_RSVD_FLAGS] = PL_SHOULD, /* MUST when Linux drops the frame */
-		[VXGBP_R_D_WITHOUT_G] = PL_SHOULD,
-		[VXGBP_R_A_WITHOUT_G] = PL_SHOULD,
-		[VXGBP_R_ID_WITHOUT_G] = PL_SHOULD,
-		[VXGBP_R_UDP_ZERO_CSUM6] = PL_MUST, /* dropped without udp6zerocsumrx */
-		[VXGBP_R_FRAGMENT] = PL_INFO,       /* reassembled before vxlan_rcv() */
-		[VXGBP_R_SPORT_RANGE] = PL_OFF,     /* Linux picks from its own range */
-	  },
-	  VXGBP_FLAGSET_DRAFT, 1, 0 },
-	/* strict, plus VPP's vxlan-gbp E (0x0020) and S (0x0010) bits with G */
-	{ "vpp", { 0 }, VXGBP_FLAGSET_DRAFT | VXGBP_FLAGSET_VPP, 0, 0 },
-	/* strict for a capture taken on a sending host, where the NIC fills
-	 * in checksums after the capture point (tshark's default): checksums
-	 * are not verified, no checksum rule is judged */
-	{ "offload", { 0 }, VXGBP_FLAGSET_DRAFT, 0, 1 },
-};
-#define N_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 /* ---- state ---- */
 
@@ -65,7 +26,8 @@ struct occ {
 };
 
 struct gd_check {
-	const struct profile *prof;
+	unsigned prof;               /* libvxgbp's profile number */
+	const struct vxgbp_profile_info *pi;
 	int no_csum;                 /* the profile's, or --no-checksums */
 	uint64_t unjudged;           /* frames that could not be judged */
 	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
@@ -95,29 +57,27 @@ struct hview {
  * without them has none). */
 static const char *const on_request[] = { "policy.denied", "policy.bypassed" };
 
-static const struct profile *profile_find(const char *name)
+static int profile_find(const char *name)
 {
-	for (size_t i = 0; i < N_PROFILES; i++)
-		if (!strcmp(name ? name : "strict", profiles[i].name))
-			return &profiles[i];
-	return NULL;
+	return vxgbp_profile_lookup(name ? name : "strict");
 }
 
 int check_profile_known(const char *profile)
 {
-	return profile_find(profile) != NULL;
+	return profile_find(profile) >= 0;
 }
 
 struct gd_check *check_new(const char *profile, int no_csum)
 {
-	const struct profile *pr = profile_find(profile);
+	int pr = profile_find(profile);
 	struct gd_check *c;
 
-	if (!pr || !(c = calloc(1, sizeof(*c))))
+	if (pr < 0 || !(c = calloc(1, sizeof(*c))))
 		return NULL;
-	c->prof = pr;
-	c->no_csum = no_csum || pr->no_csum;
-	snprintf(c->off_why, sizeof(c->off_why), "off in profile %s", pr->name);
+	c->prof = (unsigned)pr;
+	c->pi = vxgbp_profile_get(c->prof);
+	c->no_csum = no_csum || (c->pi->flags & VXGBP_PROFILE_NO_CSUM);
+	snprintf(c->off_why, sizeof(c->off_why), "off in profile %s", c->pi->name);
 	for (size_t i = 0; i < sizeof(on_request) / sizeof(on_request[0]); i++) {
 		int r = vxgbp_rule_lookup(on_request[i]);
 
@@ -143,27 +103,12 @@ void check_free(struct gd_check *c)
 	free(c);
 }
 
-/* Level (PL_MUST/SHOULD/INFO/OFF) of rule r for header hv. */
+/* Level (enum vxgbp_level) of rule r for header hv, under the profile. */
 static int level_of(const struct gd_check *c, unsigned r, const struct hview *hv)
 {
-	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
-	int lv = c->prof->level[r];
+	int lv = vxgbp_profile_level(c->prof, r, hv ? hv->h : NULL);
 
-	if (lv == PL_DEFAULT)
-		lv = ri ? PL_MUST + (int)ri->level : PL_OFF;
-	if (c->prof->linux_verdict && r == VXGBP_R_RSVD_FLAGS && hv) {
-		/* Would a Linux gbp device drop it for these bits?  (I forced
-		 * on and the tail byte cleared, so other rules do not mask it.) */
-		struct vxgbp_hdr h = *hv->h;
-		struct vxgbp_verdict v;
-
-		h.flags |= VXGBP_F_I;
-		h.rsvd = 0;
-		vxgbp_verdict_linux(&h, VXGBP_DEV_GBP, &v);
-		if (!v.accept && v.why == VXGBP_DROP_RSVD_FLAGS)
-			lv = PL_MUST;
-	}
-	return lv;
+	return lv < 0 ? VXGBP_LEVEL_OFF : lv;
 }
 
 /* Reserved flag bits of h: those without a meaning under the profile's
@@ -172,7 +117,7 @@ static int level_of(const struct gd_check *c, unsigned r, const struct hview *hv
 static uint16_t rsvd_bits(const struct gd_check *c, const struct vxgbp_hdr *h)
 {
 	return h->flags & VXGBP_F_RSVD_GBP &
-	       (uint16_t)~vxgbp_flags_defined(h->flags, c->prof->flagsets);
+	       (uint16_t)~vxgbp_flags_defined(h->flags, c->pi->flagsets);
 }
 
 /* ---- descriptions ---- */
@@ -227,8 +172,8 @@ static int describe_hdr(const struct gd_check *c, unsigned r, const struct hview
 		k = snprintf(s, n, "flags 0x%04x: reserved 0x%04x (bits ", h->flags,
 			     rsvd_bits(c, h));
 		k += put_bits(s + k, n - (size_t)k, rsvd_bits(c, h));
-		snprintf(s + k, n - (size_t)k, ")%s", !c->prof->linux_verdict ? ""
-			 : o->level == PL_MUST ? "; Linux drops it" : "; Linux ignores them");
+		snprintf(s + k, n - (size_t)k, ")%s", !(c->pi->flags & VXGBP_PROFILE_LINUX) ? ""
+			 : o->level == VXGBP_LEVEL_MUST ? "; Linux drops it" : "; Linux ignores them");
 		return 1;
 	case VXGBP_R_RSVD_BYTE:
 		snprintf(s, n, "reserved byte 0x%02x", h->rsvd);
@@ -414,12 +359,12 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 	int lv = level_of(c, r, hv);
 	struct occ *o;
 
-	if (lv == PL_OFF)
+	if (lv == VXGBP_LEVEL_OFF)
 		return;
-	c->cnt[r][lv - PL_MUST]++;
-	if (c->n_occ[r][lv - PL_MUST] >= CHECK_FIRST)
+	c->cnt[r][lv]++;
+	if (c->n_occ[r][lv] >= CHECK_FIRST)
 		return;
-	o = &c->occ[r][lv - PL_MUST][c->n_occ[r][lv - PL_MUST]++];
+	o = &c->occ[r][lv][c->n_occ[r][lv]++];
 	o->frame = rec->no;
 	o->rec_off = rec->off;
 	o->caplen = rec->caplen;
@@ -437,15 +382,15 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 
 void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const char *what)
 {
-	int lv = rule < VXGBP_R__COUNT ? level_of(c, rule, NULL) : PL_OFF;
+	int lv = rule < VXGBP_R__COUNT ? level_of(c, rule, NULL) : VXGBP_LEVEL_OFF;
 	struct occ *o;
 
-	if (lv == PL_OFF)
+	if (lv == VXGBP_LEVEL_OFF)
 		return;
-	c->cnt[rule][lv - PL_MUST]++;
-	if (c->n_occ[rule][lv - PL_MUST] >= CHECK_FIRST)
+	c->cnt[rule][lv]++;
+	if (c->n_occ[rule][lv] >= CHECK_FIRST)
 		return;
-	o = &c->occ[rule][lv - PL_MUST][c->n_occ[rule][lv - PL_MUST]++];
+	o = &c->occ[rule][lv][c->n_occ[rule][lv]++];
 	memset(o, 0, sizeof(*o));
 	o->frame = frame;
 	o->off = -1;
@@ -479,7 +424,7 @@ void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
 		memset(o, 0, sizeof(*o));
 		o->frame = first[i].frame;
 		o->off = first[i].off;
-		o->level = (unsigned char)(PL_MUST + level);
+		o->level = (unsigned char)(level);
 		snprintf(o->what, sizeof(o->what), "%s", first[i].what);
 	}
 }
@@ -493,9 +438,7 @@ void check_import_unjudged(struct gd_check *c, uint64_t n)
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
 {
-	if (hv->kind == VXGBP_VX_VXLAN && (f & VXGBP_RB(VXGBP_R_RSVD_FLAGS)) &&
-	    !rsvd_bits(c, hv->h))
-		f &= ~VXGBP_RB(VXGBP_R_RSVD_FLAGS);
+	f = vxgbp_profile_findings(c->prof, hv->h, (enum vxgbp_vx_kind)hv->kind, f);
 	for (unsigned r = 0; f && r < VXGBP_R__COUNT; r++)
 		if (f & VXGBP_RB(r))
 			add(c, r, rec, p, hv, NULL);
@@ -555,7 +498,7 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 
 static const char *lvl_name(int lv)
 {
-	return lv == PL_MUST ? "MUST" : lv == PL_SHOULD ? "SHOULD" : "INFO";
+	return vxgbp_level_name((enum vxgbp_level)lv);
 }
 
 static void report_head(const struct gd_check *c, const struct vxgbp_track_summary *s,
@@ -565,7 +508,7 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 
 	if (json) {
 		out_str(o, "{\"check\":{\"profile\":");
-		out_json_str(o, c->prof->name);
+		out_json_str(o, c->pi->name);
 		out_printf(o, ",\"checksums\":%s,\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,"
 			   "\"unparsed\":%llu,\"unjudged\":%llu,"
 			   "\"endpoints\":%zu,\"flows\":%zu,\"incomplete\":%s,"
@@ -582,7 +525,7 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 		return;
 	}
 	out_printf(o, "gbpdump --check, profile %s: %llu frames, %llu VXLAN (%llu with G), "
-		   "%llu unparsable before VXLAN, %zu endpoints, %zu flows\n", c->prof->name,
+		   "%llu unparsable before VXLAN, %zu endpoints, %zu flows\n", c->pi->name,
 		   (unsigned long long)s->frames, (unsigned long long)s->vxlan,
 		   (unsigned long long)s->gbp, (unsigned long long)s->unparsed, s->endpoints,
 		   s->flows);
@@ -604,7 +547,7 @@ static void report_json_rule(const struct gd_check *c, unsigned r, int l, struct
 	out_str(o, "{\"id\":");
 	out_json_str(o, ri->id);
 	out_str(o, ",\"level\":");
-	out_json_str(o, lvl_name(PL_MUST + l));
+	out_json_str(o, lvl_name(l));
 	out_printf(o, ",\"count\":%llu,\"source\":", (unsigned long long)c->cnt[r][l]);
 	out_json_str(o, ri->source);
 	out_str(o, ",\"text\":");
@@ -641,7 +584,7 @@ static unsigned report_rules(const struct gd_check *c, struct gd_out *o, int jso
 				if (!n)
 					out_printf(o, "\n%-28s %-6s %8s  %s\n", "RULE", "LEVEL",
 						   "COUNT", "SOURCE");
-				out_printf(o, "%-28s %-6s %8llu  %s\n", ri->id, lvl_name(PL_MUST + l),
+				out_printf(o, "%-28s %-6s %8llu  %s\n", ri->id, lvl_name(l),
 					   (unsigned long long)c->cnt[r][l], ri->source);
 			}
 			n++;
@@ -660,7 +603,7 @@ static void report_first(const struct gd_check *c, struct gd_out *o)
 
 			if (!c->cnt[r][l] || !ri)
 				continue;
-			out_printf(o, "%s %s: %s\n", ri->id, lvl_name(PL_MUST + l), ri->text);
+			out_printf(o, "%s %s: %s\n", ri->id, lvl_name(l), ri->text);
 			for (unsigned i = 0; i < c->n_occ[r][l]; i++)
 				out_printf(o, "  frame %llu offset %d: %s\n",
 					   (unsigned long long)c->occ[r][l][i].frame,
@@ -706,12 +649,6 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 
 /* ---- the results per rule ---- */
 
-/* Rules not judged when checksums are not verified. */
-static int csum_rule(unsigned r)
-{
-	return r == VXGBP_R_IP_CSUM || r == VXGBP_R_UDP_CSUM || r == VXGBP_R_CSUM_OFFLOAD;
-}
-
 int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *cr)
 {
 	for (; *it < VXGBP_R__COUNT; (*it)++) {
@@ -723,17 +660,18 @@ int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *c
 			continue;
 		cr->rule = r;
 		lv = level_of(c, r, NULL);
-		cr->level = lv == PL_OFF ? CHECK_OFF : (enum check_level)(lv - PL_MUST);
-		if (lv == PL_OFF)
+		cr->level = (enum check_level)lv;
+		if (c->no_csum && (vxgbp_rule_cats(r) & VXGBP_CAT_NIC_CSUM)) {
+			cr->level = CHECK_OFF;
+			cr->off_why = c->pi->flags & VXGBP_PROFILE_NO_CSUM
+					      ? "checksums not verified in this profile"
+					      : "checksums not verified (--no-checksums)";
+		} else if (lv == VXGBP_LEVEL_OFF) {
 			cr->off_why = c->off_why;
-		else if (r < 64 && (c->on_request & VXGBP_RB(r)) && !c->cnt[r][0] &&
-			 !c->cnt[r][1] && !c->cnt[r][2]) {
+		} else if (r < 64 && (c->on_request & VXGBP_RB(r)) && !c->cnt[r][0] &&
+			   !c->cnt[r][1] && !c->cnt[r][2]) {
 			cr->level = CHECK_OFF;
 			cr->off_why = "judged with --policy only";
-		} else if (c->no_csum && csum_rule(r)) {
-			cr->level = CHECK_OFF;
-			cr->off_why = c->prof->no_csum ? "checksums not verified in this profile"
-						       : "checksums not verified (--no-checksums)";
 		}
 		for (int l = 0; l < 3; l++) {
 			cr->count[l] = c->cnt[r][l];
@@ -755,7 +693,7 @@ int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *c
 void check_totals(const struct gd_check *c, struct check_totals *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->profile = c->prof->name;
+	t->profile = c->pi->name;
 	t->checksums = !c->no_csum;
 	t->unjudged = c->unjudged;
 	for (unsigned r = 0; r < VXGBP_R__COUNT; r++)

@@ -151,19 +151,13 @@ int policy_audit(struct gd_audit *a, const struct vxgbp_policy *p, const char *p
 
 /* ---- text ---- */
 
+/* tcpdump's name of a protocol the policy language has a keyword for
+ * ("TCP"), else NULL (libvxgbp's protocol table). */
 static const char *proto_name(uint8_t proto)
 {
-	switch (proto) {
-	case 6:
-		return "TCP";
-	case 17:
-		return "UDP";
-	case 1:
-		return "ICMP";
-	case 58:
-		return "ICMPv6";
-	}
-	return NULL;
+	const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get(proto);
+
+	return pi && pi->keyword ? pi->name : NULL;
 }
 
 /* addr:port ([addr]:port for IPv6), or addr alone without ports. */

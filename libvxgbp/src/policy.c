@@ -163,21 +163,22 @@ static int parse_group(struct lex *x, const struct vxgbp_policy *p, uint32_t *ou
 	return group_by_name(x, p->groups, out);
 }
 
+/* "any", a keyword of the protocol table (vxgbp_ipproto_get()), or a
+ * number. */
 static int parse_proto(struct lex *x, struct vxgbp_policy_rule *r)
 {
-	static const struct {
-		const char *name;
-		uint16_t proto;
-	} names[] = {
-		{ "any", VXGBP_POLICY_ANY_PROTO }, { "tcp", 6 }, { "udp", 17 },
-		{ "icmp", 1 }, { "icmpv6", 58 },
-	};
 	unsigned long v;
 	int e;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (tok_is(x, names[i].name)) {
-			r->proto = names[i].proto;
+	if (tok_is(x, "any")) {
+		r->proto = VXGBP_POLICY_ANY_PROTO;
+		return 0;
+	}
+	for (unsigned p = 0; p < 256; p++) {
+		const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get((uint8_t)p);
+
+		if (pi && pi->keyword && tok_is(x, pi->keyword)) {
+			r->proto = (uint16_t)p;
 			return 0;
 		}
 	}

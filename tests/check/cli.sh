@@ -18,7 +18,7 @@ err() { echo "cli.sh: $*" >&2; fail=1; }
 "$gbpdump" -r "$fix/check/profile-vpp-es.pcap" --profile vpp >"$tmp/o" 2>&1
 [ $? = 0 ] && grep -q "^verdict: PASS" "$tmp/o" || err "--profile vpp alone: want a PASS report"
 "$gbpdump" --help >"$tmp/h"
-grep -q -- "--check" "$tmp/h" && grep -q -- "--profile NAME" "$tmp/h" &&
+grep -q -- "--check" "$tmp/h" && grep -q -- "--profile strict|linux|vpp|offload" "$tmp/h" &&
 	grep -q "3 warn" "$tmp/h" && grep -q "4 fail" "$tmp/h" || err "--help lacks --check/--profile/exit codes"
 # A missing input is a usage/I-O error (2), not a verdict.
 "$gbpdump" -r "$tmp/missing.pcap" --check >/dev/null 2>&1

@@ -124,19 +124,20 @@ else
 fi
 cd / || exit 2
 
-# The profile names the script lists are the ones gbpdump accepts: its error
-# for an unknown one lists them, and each is accepted.
+# The profile names the script completes are the ones gbpdump accepts: its
+# error for an unknown one lists them (libvxgbp's table), and each is accepted.
 msg=$("$d" --check --profile no-such-profile -r "$fixtures/basic-gbp.pcap" 2>&1 >/dev/null)
 listed=$(printf '%s\n' "$msg" | sed -n 's/.*unknown profile.*(\(.*\)).*/\1/p' | tr -d ' ' |
 	 tr ',' '\n' | sort)
-mine=$(printf '%s\n' $_vxgbp_profiles | sort)
+complete_line _gbpdump "$d --check --profile "
+mine=$got
 if [ -n "$listed" ] && [ "$listed" = "$mine" ]; then
 	echo "ok   profiles-match-gbpdump"
 else
 	echo "FAIL profiles-match-gbpdump: gbpdump lists [$(echo $listed)], the script [$(echo $mine)]"
 	fails=$((fails + 1))
 fi
-for prof in $_vxgbp_profiles; do
+for prof in $mine; do
 	"$d" --check --profile "$prof" -r "$fixtures/basic-gbp.pcap" >/dev/null 2>&1
 	rc=$?
 	if [ "$rc" -eq 2 ]; then

@@ -21,6 +21,10 @@
       gbpdump --json and vxgbp.finding, the flag names in gbpdump's text,
       gbpdump's JSON, the plugin's tree and the Info column agree, and the
       flags equal Wireshark's vxlan.flags.
+  check.py sweep       --tshark T --plugin P --gbpgen G --gbpdump D --out DIR
+      every flag word once, the inner frame ICMP or UDP from or to a VXLAN
+      or VXLAN-GPE port: the plugin's findings and gbpdump --json's are the
+      same set on every frame.
   check.py xframe      --tshark T --plugin P --gbpdump D --fixtures ROOT
       the four cross-frame rules: each fixtures/check/<rule>.yes.pcap
       raises it in the plugin (with the earlier frame) and in gbpdump on
@@ -761,6 +765,51 @@ def mode_flags(args):
     return 1
 
 
+# What the inner frame of sweep frame n is: ICMP, or a UDP datagram on a
+# VXLAN or VXLAN-GPE port, as its source or its destination; or the outer
+# datagram from port 4789 to another.
+# (The other port is one no dissector of Wireshark's claims: it tries the
+# lower port first.)
+SWEEP_INNER = ["", "proto=udp isport=8472 idport=40000 payload=24",
+               "proto=udp isport=40000 idport=8472 payload=24",
+               "proto=udp isport=4789 idport=40000 payload=24",
+               "proto=udp isport=40000 idport=4789 payload=24",
+               "proto=udp isport=4790 idport=40000 payload=24",
+               "proto=udp isport=40000 idport=4790 payload=24",
+               "sport=4789 dport=40000"]
+
+
+def mode_sweep(args):
+    """Every flag word once (65536 frames, gbpgen), the inner frame cycling
+    through SWEEP_INNER: the plugin's findings (vxgbp.finding, every header
+    of the frame) and gbpdump --json's are the same set on every frame.  A
+    header Wireshark decodes for its source port alone is no VXLAN to
+    gbpdump and raises no finding in either."""
+    os.makedirs(args.out, exist_ok=True)
+    os.chmod(args.out, 0o755)
+    spec = os.path.join(args.out, "sweep.spec")
+    cap = os.path.join(args.out, "sweep.pcap")
+    with open(spec, "w") as fh:
+        for n in range(65536):
+            fh.write(f"vni={n % 7 + 1} flags=0x{n:04x} {SWEEP_INNER[n % len(SWEEP_INNER)]}\n")
+    r = run([args.gbpgen, "--force", "-w", cap, "-f", spec])
+    if r.returncode != 0:
+        sys.exit("check.py: gbpgen: " + r.stderr.decode(errors="replace"))
+    os.chmod(cap, 0o644)
+    rows = tshark_fields(args, cap, ["frame.number", "vxgbp.finding"], AS_GBPDUMP)
+    dump = gbpdump_frames(args, cap)
+    if len(rows) != 65536 or len(dump) != 65536:
+        fail("sweep", f"{len(rows)} tshark rows, {len(dump)} gbpdump frames, want 65536")
+    for fr in sorted(rows):
+        ours = set(rows[fr]["vxgbp.finding"])
+        theirs = set((dump.get(fr) or {}).get("findings") or [])
+        if ours != theirs:
+            n = fr - 1
+            fail(f"sweep frame {fr} (flags 0x{n:04x}, {SWEEP_INNER[n % len(SWEEP_INNER)] or 'icmp'})",
+                 f"vxgbp {sorted(ours)} != gbpdump {sorted(theirs)}")
+    return 1
+
+
 def mode_xframe(args):
     checked = 0
     for rule in CROSS_FRAME:
@@ -936,7 +985,8 @@ def mode_rules(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["make-cases", "cases", "fixtures", "mutate", "beside",
-                                     "flags", "xframe", "nested", "ports", "tunnels", "rules"])
+                                     "flags", "sweep", "xframe", "nested", "ports", "tunnels",
+                                     "rules"])
     for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--list", "--dir", "--out",
                 "--fixtures", "--capture", "--expect-inner"):
         ap.add_argument(opt)
@@ -951,6 +1001,8 @@ def main():
         checked = mode_beside(args)
     elif args.mode == "flags":
         checked = mode_flags(args)
+    elif args.mode == "sweep":
+        checked = mode_sweep(args)
     elif args.mode == "xframe":
         checked = mode_xframe(args)
     elif args.mode == "nested":

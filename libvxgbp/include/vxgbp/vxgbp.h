@@ -35,14 +35,14 @@ extern "C" {
 /* The version of this header.  vxgbp_version() gives the library's, which
  * may be newer (the same major version keeps the ABI: docs/api.md). */
 #define VXGBP_VERSION_MAJOR 1
-#define VXGBP_VERSION_MINOR 3
+#define VXGBP_VERSION_MINOR 4
 #define VXGBP_VERSION_PATCH 0
-#define VXGBP_VERSION "1.3.0"
+#define VXGBP_VERSION "1.4.0"
 /* One number to compare: 0xMMmmpp. */
 #define VXGBP_VERSION_NUMBER \
 	((VXGBP_VERSION_MAJOR << 16) | (VXGBP_VERSION_MINOR << 8) | VXGBP_VERSION_PATCH)
 
-/* The library's version, "1.3.0" (the VXGBP_VERSION it was built with). */
+/* The library's version, "1.4.0" (the VXGBP_VERSION it was built with). */
 const char *vxgbp_version(void);
 
 /* ------------------------------------------------------------------------
@@ -198,6 +198,21 @@ uint16_t vxgbp_flags_defined(uint16_t flags, unsigned sets);
 #define VXGBP_FLAGS_STRLEN 24
 int vxgbp_flags_format(char *buf, size_t buflen, uint16_t flags, unsigned sets);
 
+/* The one-line summary of a header, as gbpdump's text and the Wireshark
+ * plugin's Info column show it (since 1.4):
+ *   "VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200) web"
+ *   "VXLAN vni 10 flags [I] id-field 0x0042 rsvd 0x01"
+ *   "VXLAN-GPE vni 10 flags [I,P] next-proto Ethernet"
+ * kind: how the header is read (vxgbp_vx_kind()); sets: the flag sets that
+ * name the flags (vxgbp_flags_format()); group_name: NULL, or the name of
+ * the group, after it (GBP only).  Writes at most buflen bytes, always
+ * NUL-terminated when buflen > 0; returns the length of the whole summary
+ * (as snprintf: buflen <= the return means it was cut), or VXGBP_E_INVAL.
+ * VXGBP_HDR_SUMMARY_LEN bytes plus strlen(group_name) always suffice. */
+#define VXGBP_HDR_SUMMARY_LEN 112
+int vxgbp_hdr_summary(char *buf, size_t buflen, const struct vxgbp_hdr *h,
+		      enum vxgbp_vx_kind kind, unsigned sets, const char *group_name);
+
 /* ------------------------------------------------------------------------
  * Linux skb->mark mapping and the verdict of a Linux 6.12 VTEP.
  *
@@ -315,6 +330,7 @@ enum vxgbp_level {
 	VXGBP_LEVEL_MUST = 0, /* violates a MUST */
 	VXGBP_LEVEL_SHOULD,   /* violates a SHOULD */
 	VXGBP_LEVEL_INFO,     /* worth knowing, not a violation */
+	VXGBP_LEVEL_OFF,      /* not judged (under a profile; since 1.4) */
 };
 
 /* What a rule judges: the layer a finding of it belongs to. */
@@ -341,7 +357,67 @@ struct vxgbp_rule_info {
 const struct vxgbp_rule_info *vxgbp_rule_get(unsigned rule);
 /* Rule number for an id, or VXGBP_E_INVAL. */
 int vxgbp_rule_lookup(const char *id);
-const char *vxgbp_level_name(enum vxgbp_level lvl); /* "MUST", "SHOULD", "INFO" */
+const char *vxgbp_level_name(enum vxgbp_level lvl); /* "MUST", "SHOULD", "INFO", "off" */
+
+/* What kind of problem a rule's finding is (since 1.4): bits, from the
+ * rule table, for a front end to group findings by (Wireshark's expert
+ * groups) and to know which rules an option turns off. */
+#define VXGBP_CAT_MALFORMED 0x01u  /* lengths contradict: the rest cannot be read */
+#define VXGBP_CAT_TRUNCATED 0x02u  /* the capture ends before the frame does */
+#define VXGBP_CAT_CHECKSUM 0x04u   /* a checksum does not match */
+#define VXGBP_CAT_NIC_CSUM 0x08u   /* an IP/UDP checksum a NIC may fill in after
+                                      the capture point: not judged with
+                                      VXGBP_PARSE_NO_CSUM */
+#define VXGBP_CAT_UNDECODED 0x10u  /* part of the frame is not decoded */
+#define VXGBP_CAT_CROSS_FRAME 0x20u /* judged across frames (the tracker) */
+/* The VXGBP_CAT_* bits of a rule; 0 for an unknown rule or one of none. */
+unsigned vxgbp_rule_cats(unsigned rule);
+
+/* ------------------------------------------------------------------------
+ * Conformance profiles (since 1.4): the level each rule is judged at, one
+ * table for gbpdump --profile, the plugin's preference and vxgbp(7).
+ * Profile 0 is "strict", the default: the library's own levels.
+ */
+#define VXGBP_PROFILE_LINUX 0x1u   /* gbp.reserved-flags is MUST when a Linux
+                                      gbp device drops the header for its
+                                      bits (vxgbp_verdict_linux()), else SHOULD */
+#define VXGBP_PROFILE_NO_CSUM 0x2u /* captured before the NIC: parse with
+                                      VXGBP_PARSE_NO_CSUM; VXGBP_CAT_NIC_CSUM
+                                      rules off */
+
+struct vxgbp_profile_info {
+	const char *name;  /* "strict", "linux", "vpp", "offload" */
+	const char *text;  /* one line, what it judges */
+	unsigned flagsets; /* VXGBP_FLAGSET_*: the flag bits with a meaning */
+	unsigned flags;    /* VXGBP_PROFILE_* */
+};
+/* The i-th profile, NULL past the last. */
+const struct vxgbp_profile_info *vxgbp_profile_get(unsigned i);
+/* The number of the profile called name, or VXGBP_E_INVAL. */
+int vxgbp_profile_lookup(const char *name);
+/* The level (enum vxgbp_level, VXGBP_LEVEL_OFF when not judged) of rule
+ * under profile, for header h (NULL: its level for no header in
+ * particular); VXGBP_E_INVAL for an unknown profile or rule. */
+int vxgbp_profile_level(unsigned profile, unsigned rule, const struct vxgbp_hdr *h);
+/* The findings (VXGBP_RB() bits) of a header h read as kind that are
+ * judged under profile: without the rules it turns off, and without
+ * gbp.reserved-flags when its flag sets name every reserved bit set. */
+uint64_t vxgbp_profile_findings(unsigned profile, const struct vxgbp_hdr *h,
+				enum vxgbp_vx_kind kind, uint64_t findings);
+
+/* ------------------------------------------------------------------------
+ * IP protocol names (since 1.4): one table, a column per spelling.
+ */
+struct vxgbp_ipproto_info {
+	uint8_t proto;       /* IANA protocol number */
+	const char *name;    /* tcpdump's (ipproto_values): "ICMPv6", "Options" */
+	const char *key;     /* lower case, gbpdump --json's proto_name: "icmp6";
+	                        NULL when JSON names none */
+	const char *keyword; /* the --policy language's: "icmpv6"; NULL when it
+	                        has none */
+};
+/* The names of protocol proto; NULL when it has none. */
+const struct vxgbp_ipproto_info *vxgbp_ipproto_get(uint8_t proto);
 
 /* ------------------------------------------------------------------------
  * Whole-frame parser: outer Ethernet/VLAN/IP/UDP, VXLAN, inner frame.
