@@ -153,6 +153,12 @@ in_root() { # root cmd...
 			"$@"' sh "$r" "$cache/debs" "$@"
 }
 
+# the same with the shared .deb cache held: another root's apt holding
+# /var/cache/apt/archives makes apt fail, not wait (concurrent checks)
+in_root_apt() { # root cmd...
+	(flock 6 && in_root "$@") 6>"$cache/debs/.lock"
+}
+
 copy_tree() { # root: the tracked files of $src into /vxgbp
 	git -C "$src" ls-files -z | (cd "$src" && tar --null -T - --ignore-failed-read -cf -) |
 		tar -C "$1/vxgbp" -xf -
@@ -196,7 +202,7 @@ full_tar() {
 	cp -a "$src/scripts" "$r/vxgbp/"
 	manual "$r" >"$r/manual.before"
 	log "installing every list (scripts/install-deps) into a fresh root"
-	in_root "$r" /vxgbp/scripts/install-deps >"$r/install.log" 2>&1 ||
+	in_root_apt "$r" /vxgbp/scripts/install-deps >"$r/install.log" 2>&1 ||
 		die "scripts/install-deps failed in a bare root: $(grep -E '^(E|W):|install-deps' "$r/install.log" | tail -n 1)"
 	manual "$r" >"$r/manual.after"
 	# shellcheck disable=SC2046
@@ -218,7 +224,7 @@ check_demo() {
 	copy_tree "$r"
 	manual "$r" >"$r/manual.before"
 	log "./demo.sh in a fresh Debian 12 minbase root"
-	if ! in_root "$r" sh -c 'cd /vxgbp && ./demo.sh' >"$r/demo.out" 2>"$r/demo.err"; then
+	if ! in_root_apt "$r" sh -c 'cd /vxgbp && ./demo.sh' >"$r/demo.out" 2>"$r/demo.err"; then
 		tail -n 20 "$r/demo.err" >&2
 		die "./demo.sh failed on a bare Debian 12: $(first_error "$r/demo.err")"
 	fi
@@ -236,7 +242,7 @@ check_deb() {
 	copy_tree "$r"
 	manual "$r" >"$r/manual.before"
 	log "scripts/install-deps deb in a fresh Debian 12 minbase root"
-	in_root "$r" /vxgbp/scripts/install-deps deb >"$r/install.log" 2>&1 ||
+	in_root_apt "$r" /vxgbp/scripts/install-deps deb >"$r/install.log" 2>&1 ||
 		die "scripts/install-deps deb failed: $(grep -E '^(E|W):|install-deps' "$r/install.log" | tail -n 1)"
 	manual "$r" >"$r/manual.after"
 	check_installed "$r/manual.before" "$r/manual.after" deb
