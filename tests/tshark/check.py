@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Cross-checks of the vxgbp Wireshark plugin.
 
-  check.py make-cases  --gbpgen G --list cases.list --out DIR
-      write one capture per line of cases.list into DIR (NAME.pcap)
-  check.py cases       --tshark T --plugin P --list cases.list --dir DIR [--gbpdump D]
+  check.py make-cases  --gbpgen G --specs DIR --out DIR
+      write the capture of every DIR/NAME.spec (gbpgen -f) into DIR (NAME.pcap)
+  check.py case        --tshark T --plugin P [--gbpdump D] -r CAPTURE
+      print the findings of the whole capture, one a line, sorted (the
+      cases of cases/TESTLIST); the checks below go to standard error
   check.py fixtures    --tshark T --plugin P --fixtures ROOT [--skip F] [--gbpdump D]
   check.py mutate      --dir DIR --out FILE
       from the first frame of every case in DIR/all.pcap write FILE with
@@ -33,7 +35,7 @@
       VXLAN inside VXLAN: both headers analysed, the outer one as gbpdump
       sees it, the frame counted once by -z vxgbp,groups.
 
-For every capture and frame (cases, fixtures), with UDP 8472 decoded as
+For every capture and frame (case, fixtures), with UDP 8472 decoded as
 VXLAN (-d udp.port==8472,vxlan, as gbpdump reads it):
   count    one vxgbp item per vxlan item (VXLAN-GPE excepted);
   builtin  the plugin's vxgbp.* header fields equal Wireshark's own vxlan.*
@@ -43,8 +45,6 @@ VXLAN (-d udp.port==8472,vxlan, as gbpdump reads it):
   gbpdump  (with --gbpdump) flags, VNI, group, D, A, mark and findings
            (cross-frame ones too) of the outermost header equal
            gbpdump --json's.
-For cases.list, the findings of the whole capture must also be the set the
-list names ("-": none, and then no expert info at all).
 Exit status: 0 all agree, 1 a mismatch, 2 usage or tool failure.
 """
 import argparse
@@ -499,21 +499,6 @@ def pcap_records(path):
     return data[:24], recs
 
 
-def read_list(path):
-    cases = []
-    with open(path) as fh:
-        for n, line in enumerate(fh, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            parts = line.split(None, 2)
-            if len(parts) != 3:
-                sys.exit(f"{path}:{n}: want NAME EXPECTED SPEC[ ;; SPEC ...]")
-            specs = [s.strip() for s in parts[2].split(";;") if s.strip()]
-            cases.append((parts[0], parts[1], specs))
-    return cases
-
-
 def fixture_list(args):
     caps = sorted(glob.glob(os.path.join(args.fixtures, "**", "*.pcap"), recursive=True) +
                   glob.glob(os.path.join(args.fixtures, "**", "*.pcapng"), recursive=True))
@@ -533,13 +518,14 @@ def fixture_list(args):
 # Modes
 
 def mode_make_cases(args):
-    # One capture per case (for the golden tests), and all of them in one
-    # file with an index, so the checks run tshark once, not once a case.
+    # One capture per spec (for the case and golden lists), and all of them
+    # in one file with an index (what mode mutate reads).
     os.makedirs(args.out, exist_ok=True)
     header, allrecs, index = None, [], []
-    for name, _, specs in read_list(args.list):
+    for spec in sorted(glob.glob(os.path.join(args.specs, "*.spec"))):
+        name = os.path.basename(spec)[:-len(".spec")]
         cap = os.path.join(args.out, name + ".pcap")
-        r = run([args.gbpgen, "--force", "-w", cap] + specs)
+        r = run([args.gbpgen, "--force", "-w", cap, "-f", spec])
         if r.returncode != 0:
             sys.stderr.write(r.stderr.decode(errors="replace"))
             sys.exit(f"check.py: gbpgen failed for {name}")
@@ -579,30 +565,28 @@ def mode_mutate(args):
     return 0
 
 
-def mode_cases(args, known):
-    """Each capture of cases.list alone (its cross-frame findings are its
-    own), and the findings the list names."""
-    cases = read_list(args.list)
-
-    def one(case):
-        cap = os.path.join(args.dir, case[0] + ".pcap")
-        rows = pdml_frames(args, cap, AS_GBPDUMP)
-        return case, cap, rows, gbpdump_frames(args, cap) if args.gbpdump else None
-    for (name, expected, _), cap, rows, dump in parallel(one, cases):
-        check_builtin(name, rows)
-        check_expert(name, rows, known)
-        if dump is not None:
-            check_gbpdump(name, rows, dump)
-        got = set()
-        for o in rows.values():
-            got |= set(o.all_findings())
-        want = set() if expected == "-" else set(expected.split(","))
-        if got != want:
-            fail(name, f"findings {sorted(got)}, the list expects {sorted(want)}")
-        if not rows or not all(o.vxgbp and (o.vxgbp[0].has("vxgbp.vni") or o.all_findings())
-                               for o in rows.values()):
-            fail(name, "a frame not analysed by vxgbp")
-    return len(cases)
+def mode_case(args, known):
+    """One capture alone (its cross-frame findings are its own): the
+    findings it raises, for the list to compare."""
+    name = os.path.splitext(os.path.basename(args.r))[0]
+    rows = pdml_frames(args, args.r, AS_GBPDUMP)
+    check_builtin(name, rows)
+    check_expert(name, rows, known)
+    if args.gbpdump:
+        check_gbpdump(name, rows, gbpdump_frames(args, args.r))
+    got = set()
+    for o in rows.values():
+        got |= set(o.all_findings())
+    if not rows or not all(o.vxgbp and (o.vxgbp[0].has("vxgbp.vni") or o.all_findings())
+                           for o in rows.values()):
+        fail(name, "a frame not analysed by vxgbp")
+    for f in sorted(got):
+        print(f)
+    for f in skipped:
+        sys.stderr.write("skip " + f + "\n")
+    for f in failures:
+        sys.stderr.write("FAIL " + f + "\n")
+    return 1 if failures else 0
 
 
 BESIDE_FIELDS = ["frame.number", "frame.protocols", "_ws.col.Protocol", "_ws.col.Info",
@@ -984,12 +968,13 @@ def mode_rules(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["make-cases", "cases", "fixtures", "mutate", "beside",
+    ap.add_argument("mode", choices=["make-cases", "case", "fixtures", "mutate", "beside",
                                      "flags", "sweep", "xframe", "nested", "ports", "tunnels",
                                      "rules"])
-    for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--list", "--dir", "--out",
+    for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--specs", "--dir", "--out",
                 "--fixtures", "--capture", "--expect-inner"):
         ap.add_argument(opt)
+    ap.add_argument("-r", help="the capture of mode case")
     ap.add_argument("--skip", help="file of fixture paths not to check (first word a line)")
     args = ap.parse_args()
 
@@ -997,6 +982,8 @@ def main():
         return mode_make_cases(args)
     if args.mode == "mutate":
         return mode_mutate(args)
+    if args.mode == "case":
+        return mode_case(args, known_rules(args))
     if args.mode == "beside":
         checked = mode_beside(args)
     elif args.mode == "flags":
@@ -1013,8 +1000,6 @@ def main():
         checked = mode_tunnels(args)
     elif args.mode == "rules":
         checked = mode_rules(args)
-    elif args.mode == "cases":
-        checked = mode_cases(args, known_rules(args))
     else:
         checked = check_fixtures(args, fixture_list(args), known_rules(args))
     for f in skipped:
