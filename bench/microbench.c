@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAXF 4096
 

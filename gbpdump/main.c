@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "check.h"
 #include "check_ci.h"

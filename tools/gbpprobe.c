@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "cli.h"
 #include "pcap_writer.h"

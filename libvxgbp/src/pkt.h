@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define ETHERTYPE_IPV4 0x0800
 #define IPPROTO_ICMP_ 1

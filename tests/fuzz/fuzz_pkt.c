@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 static const char *outdir;
 static unsigned seq;

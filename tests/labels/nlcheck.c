@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAXMAP 16
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "unit.h"
 

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAX_RULES 256
 #define MAX_FRAME 65536

@@ -15,6 +15,7 @@
 
 #include <pcap/pcap.h>
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 static unsigned long frames, fast, fails;
 

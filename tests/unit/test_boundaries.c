@@ -9,6 +9,7 @@
  * and checks the one rule on both sides of its boundary.
  */
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "unit.h"
 

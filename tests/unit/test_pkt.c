@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "pkt.h" /* libvxgbp/src: the fast path's entry, to see it is taken */

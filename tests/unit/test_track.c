@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "track_sort.h" /* white-box: the read-out's radix sort */
 #include "unit.h"

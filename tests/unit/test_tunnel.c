@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "pkt.h"
