@@ -326,6 +326,11 @@ enum vxgbp_rule {
 };
 #define VXGBP_RB(r) ((uint64_t)1 << (r))
 
+/* Size-versioned structs (docs/api.md) start with uint32_t size: 1 when
+ * the library filled field of *s (s->size covers it), else 0. */
+#define VXGBP_HAS(s, type, field) \
+	((s)->size >= offsetof(type, field) + sizeof(((type *)0)->field))
+
 enum vxgbp_level {
 	VXGBP_LEVEL_MUST = 0, /* violates a MUST */
 	VXGBP_LEVEL_SHOULD,   /* violates a SHOULD */
@@ -559,7 +564,12 @@ struct vxgbp_encap {
 #define VXGBP_HAVE_INNER_L3 0x20u
 #define VXGBP_HAVE_INNER_L4 0x40u
 
+/* Size-versioned (docs/api.md): set size to sizeof(struct vxgbp_pkt)
+ * before the first parse.  A parse fills at most that many bytes and
+ * leaves in size the bytes it filled: a field that ends past it was not
+ * filled (VXGBP_HAS).  Fields are only ever added at the end. */
 struct vxgbp_pkt {
+	uint32_t size;         /* the caller's sizeof; then the bytes filled */
 	uint32_t caplen;       /* bytes captured (the buffer) */
 	uint32_t wirelen;      /* bytes on the wire */
 	unsigned have;         /* VXGBP_HAVE_* */
@@ -614,7 +624,10 @@ struct vxgbp_pkt {
 	} cooked;
 };
 
+/* Size-versioned (docs/api.md): start it with vxgbp_parse_opts_init(), or
+ * set size to sizeof(struct vxgbp_parse_opts) and every other field. */
 struct vxgbp_parse_opts {
+	uint32_t size;           /* the caller's sizeof */
 	int linktype;            /* VXGBP_LINK_* (vxgbp_parse_opts_init: Ethernet) */
 	unsigned n_ports;        /* extra VXLAN UDP destination ports */
 	uint16_t ports[VXGBP_MAX_PORTS];
@@ -644,6 +657,7 @@ enum vxgbp_udp_kind {
 	VXGBP_UDP_GPE,
 	VXGBP_UDP_GENEVE,
 };
+/* (VXGBP_UDP_OTHER, too, for an opts whose size the library cannot take.) */
 enum vxgbp_udp_kind vxgbp_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport);
 
 /* Names of a tunnel layer: text as gbpdump prints it ("GRE", "ERSPAN-II",
@@ -655,9 +669,21 @@ struct vxgbp_encap_info {
 };
 const struct vxgbp_encap_info *vxgbp_encap_get(unsigned kind);
 
-/* Initialise opts: Ethernet, ports 4789 and 8472. */
-void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o);
-/* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS. */
+/* Initialise opts: Ethernet, ports 4789 and 8472, no flag.  Inline, so
+ * that size is the sizeof of the caller's build. */
+static inline void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o)
+{
+	unsigned i;
+
+	o->size = sizeof(*o);
+	o->linktype = VXGBP_LINK_ETHERNET;
+	o->n_ports = 0;
+	for (i = 0; i < VXGBP_MAX_PORTS; i++)
+		o->ports[i] = 0;
+	o->flags = 0;
+}
+/* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS; VXGBP_E_INVAL
+ * for an opts whose size the library cannot take. */
 int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
 
 /* Parse one frame of caplen bytes (wirelen as on the wire; pass caplen if
@@ -677,7 +703,10 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
  * non-VXLAN frame is not an error: test have & VXGBP_HAVE_VXLAN), or
  * p->err (VXGBP_E_TRUNCATED: the capture ends early; VXGBP_E_MALFORMED:
  * the frame contradicts itself), with p->err_off and p->err_layer set and
- * every layer before it filled in.  Never reads outside [frame, frame+caplen). */
+ * every layer before it filled in.  Never reads outside [frame, frame+caplen).
+ * VXGBP_E_INVAL, nothing parsed: p->size below the first release's
+ * sizeof(struct vxgbp_pkt), or opts->size below its; VXGBP_E_UNSUPPORTED,
+ * nothing parsed: opts sets a field past the library's own struct. */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts);
 /* Since 1.3: the layer where a parse stopped (p->err set), as a rule's
@@ -751,7 +780,9 @@ int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 
 #define VXGBP_TRACK_BUDGET_DEFAULT ((size_t)256 << 20)
 
+/* Size-versioned (docs/api.md): size is the caller's sizeof. */
 struct vxgbp_track_opts {
+	uint32_t size;   /* sizeof(struct vxgbp_track_opts) */
 	unsigned what;   /* VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX */
 	size_t budget;   /* most bytes of tables held at once; 0: the default */
 	void *(*zalloc)(void *ctx, size_t size);         /* zeroed, or NULL */
@@ -762,8 +793,10 @@ struct vxgbp_track_opts {
 struct vxgbp_track; /* opaque: vxgbp_track_size() bytes, malloc-aligned */
 size_t vxgbp_track_size(void);
 /* Start a tracker in t.  Returns 0, VXGBP_E_INVAL (no zalloc or free, no
- * `what` or an unknown bit in it), or VXGBP_E_NOSPACE (the budget or zalloc
- * cannot give the fixed part).  On error t is not started (fini is a no-op). */
+ * `what` or an unknown bit in it, o->size below the first release's
+ * sizeof), VXGBP_E_UNSUPPORTED (o sets a field past the library's struct),
+ * or VXGBP_E_NOSPACE (the budget or zalloc cannot give the fixed part).  On
+ * error t is not started (fini is a no-op). */
 int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o);
 /* Give every table back through free(); t may then be init'ed again.
  * Calling it again, or on a tracker whose init failed, does nothing. */
@@ -812,7 +845,10 @@ struct vxgbp_track_result {
 int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
 		      struct vxgbp_track_result *r);
 
+/* Size-versioned (docs/api.md): set size to sizeof(struct
+ * vxgbp_track_summary); the library leaves the bytes it filled. */
 struct vxgbp_track_summary {
+	uint32_t size;            /* the caller's sizeof; then the bytes filled */
 	uint64_t frames, bytes;   /* every frame fed (bytes on the wire) */
 	uint64_t vxlan, gbp;      /* with a VXLAN header / with G set */
 	uint64_t other;           /* no VXLAN header */
@@ -827,7 +863,9 @@ struct vxgbp_track_summary {
 	unsigned full;            /* VXGBP_TRACK_FULL_* tables that ran out */
 	size_t mem;               /* bytes of tables held now */
 };
-void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s);
+/* Fill s (all zero for no tracker).  Returns 0, or VXGBP_E_INVAL (s NULL,
+ * or s->size below the first release's sizeof). */
+int vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s);
 
 /* Counters of one VNI or group. */
 struct vxgbp_track_count {
