@@ -8,7 +8,6 @@
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <vxgbp/vxgbp.h>
 
 int main(void)
@@ -23,7 +22,9 @@ int main(void)
 		fprintf(stderr, "consumer: libvxgbp refused a valid header\n");
 		return 1;
 	}
-	if (memcmp(&h, &back, sizeof(h)) != 0) {
+	/* field by field: the struct's padding holds whatever the stack did */
+	if (h.flags != back.flags || h.group != back.group || h.vni != back.vni ||
+	    h.rsvd != back.rsvd) {
 		fprintf(stderr, "consumer: decode(encode(h)) != h\n");
 		return 1;
 	}
