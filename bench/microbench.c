@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAXF 4096
 
@@ -119,7 +120,7 @@ __attribute__((noinline)) static uint64_t loop_parse(const struct vxgbp_parse_op
 	uint64_t sink = 0;
 
 	for (long i = 0; i < n; i++) {
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		unsigned k = (unsigned long)i % nframes;
 
 		vxgbp_pkt_parse(&p, frame[k], flen[k], flen[k], o);
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 	vxgbp_parse_opts_init(&o);
 	o.linktype = linktype;
 	for (unsigned i = 0; i < nframes; i++) {
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 
 		if (vxgbp_pkt_parse(&p, frame[i], flen[i], flen[i], &o) == 0 &&
 		    (p.have & VXGBP_HAVE_VXLAN))
@@ -242,7 +243,7 @@ int main(int argc, char **argv)
 		unsigned long sbytes = 0;
 
 		for (unsigned i = 0; i < nframes; i++) {
-			struct vxgbp_pkt p;
+			struct vxgbp_pkt p = { .size = sizeof(p) };
 
 			if (vxgbp_pkt_parse(&p, frame[i], flen[i], flen[i], &o) == 0 &&
 			    p.udp_csum_ok >= 0)

@@ -521,6 +521,7 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t
 	if (rec->loc[0].user_port)
 		(void)vxgbp_parse_opts_add_port(&opts, rec->loc[0].dport);
 	p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
+	p->size = sizeof(*p);
 	vxgbp_pkt_parse(p, tvb_memdup(pinfo->pool, tvb, 0, caplen), caplen,
 			MAX(wirelen, caplen), &opts);
 	if ((p->have & VXGBP_HAVE_VXLAN) && p->vxlan_off >= 0 &&
@@ -561,6 +562,7 @@ static gboolean view_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t 
 		if (l->as == AS_GPE || (l->as == AS_SPORT && l->ws_gpe))
 			opts.flags |= VXGBP_PARSE_GPE;
 		v->p = wmem_new0(pinfo->pool, struct vxgbp_pkt);
+		v->p->size = sizeof(*v->p);
 		vxgbp_pkt_parse_vxlan(v->p, caplen ? tvb_memdup(pinfo->pool, ds, (gint)off, caplen)
 						   : NULL, caplen, MAX(wirelen, caplen), &opts);
 		v->findings |= v->p->findings;
@@ -599,6 +601,7 @@ struct vxgbp_track *vxgbp_plugin_track_new(unsigned what)
 	struct vxgbp_track *t = (struct vxgbp_track *)g_malloc0(vxgbp_track_size());
 
 	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
 	o.what = what;
 	o.zalloc = track_zalloc;
 	o.free = track_free;

@@ -52,7 +52,7 @@ static void feed_reset(feed_t *f)
  * (a retap): start over. */
 static gboolean feed(feed_t *f, packet_info *pinfo, const vxgbp_tap_info_t *ti)
 {
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 
 	if (!ti || !ti->pkt)
 		return FALSE;
@@ -100,7 +100,7 @@ static void pair_label(char *buf, size_t len, guint32 src, guint32 dst)
 /* The tracker's tables, copied out (g_free them). */
 static struct vxgbp_track_count *get_counts(const struct vxgbp_track *t, int vnis, int *n)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_count *c;
 	size_t room;
 
@@ -113,7 +113,7 @@ static struct vxgbp_track_count *get_counts(const struct vxgbp_track *t, int vni
 
 static struct vxgbp_track_cell *get_matrix(const struct vxgbp_track *t, int *n)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_cell *c;
 
 	vxgbp_track_summary(t, &s);
@@ -188,7 +188,7 @@ static void report_draw(void *tapdata)
 {
 	report_t *rp = (report_t *)tapdata;
 	const char *rule = "================================================================================";
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 
 	if (!rp->feed.t)
 		feed_reset(&rp->feed);
@@ -340,7 +340,7 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
 {
 	const vxgbp_tap_info_t *ti = (const vxgbp_tap_info_t *)data;
 	tree_state_t *ts = trees ? (tree_state_t *)g_hash_table_lookup(trees, st) : NULL;
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	char label[64];
 
 	if (!ts || !feed(&ts->feed, pinfo, ti))

@@ -49,6 +49,7 @@ int gd_frame_parse_all(const struct gd_frame_cfg *c, const struct gd_rec *rec,
 {
 	if (c->prog && !bpf_match(c->prog, rec))
 		return 0;
+	p->size = sizeof(*p);
 	vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, c->popts);
 	if ((c->want_gbp || c->want_vni) && !hdr_filter(c, p) &&
 	    !(c->keep_unjudged && check_unjudged(p)))

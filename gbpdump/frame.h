@@ -78,6 +78,7 @@ static inline int gd_frame_parse(const struct gd_frame_cfg *c, const struct gd_r
 				 struct vxgbp_pkt *p)
 {
 	if (!c->prog && !c->want_gbp && !c->want_vni) {
+		p->size = sizeof(*p);
 		vxgbp_pkt_parse(p, rec->data, rec->caplen, rec->wirelen, c->popts);
 		return 1;
 	}

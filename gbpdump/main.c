@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "check.h"
 #include "check_ci.h"
@@ -695,7 +696,8 @@ static unsigned track_modes(const struct opts *o)
 /* The tracker and the checker.  GO_ON, or the exit status. */
 static int open_track(struct run *r, const struct opts *o)
 {
-	struct vxgbp_track_opts to = { track_modes(o), o->budget, trk_zalloc, trk_free, r };
+	struct vxgbp_track_opts to = { sizeof(to), track_modes(o), o->budget, trk_zalloc,
+				       trk_free, r };
 	int e;
 
 	if (o->pfile) /* --policy: the flows; the audit alone needs nothing else */
@@ -1092,7 +1094,7 @@ static void summary_run(const struct run *r, const struct opts *o, struct msum_r
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
 static int run_finish(struct run *r, const struct opts *o, int rr)
 {
-	struct vxgbp_track_summary s = { 0 };
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	char lbuf[64];
 	const char *limit = track_limit(r, o, lbuf, sizeof(lbuf));
 	struct gd_audit audit = { 0 };

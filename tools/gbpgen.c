@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "cli.h"
 #include "pcap_writer.h"

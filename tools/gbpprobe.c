@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "cli.h"
 #include "pcap_writer.h"
@@ -277,7 +278,7 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 		  const struct sockaddr_in *from)
 {
 	const struct vxgbp_l3 *l3;
-	struct vxgbp_pkt pkt;
+	struct vxgbp_pkt pkt = { .size = sizeof(pkt) };
 
 	c->rx++;
 	if (vxgbp_pkt_parse_vxlan(&pkt, b, n, n, NULL) < 0 ||

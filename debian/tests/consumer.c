@@ -22,7 +22,7 @@ int main(void)
 		fprintf(stderr, "consumer: libvxgbp refused a valid header\n");
 		return 1;
 	}
-	/* field by field: the struct's tail padding is not part of the value */
+	/* field by field: the struct's padding holds whatever the stack did */
 	if (h.flags != back.flags || h.group != back.group || h.vni != back.vni ||
 	    h.rsvd != back.rsvd) {
 		fprintf(stderr, "consumer: decode(encode(h)) != h\n");

@@ -222,7 +222,7 @@ static int entries(const struct vxgbp_track *t, enum vxgbp_track_kind kind,
 
 static int counts_from(const struct vxgbp_track *t, struct msum *m)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_entry *v;
 	size_t nv;
 
@@ -846,7 +846,7 @@ static void track_sum(const struct msum *m, struct vxgbp_track_summary *s)
 static int print_check(const struct msum *m, struct gd_out *o, int json)
 {
 	struct gd_check *c = check_new(m->o.profile, !m->o.checksums);
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	char limit[64];
 	int rc;
 

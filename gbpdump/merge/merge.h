@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "check.h"
 #include "out.h"

@@ -24,6 +24,7 @@ void stats_tables_free(struct tables *tb)
 
 int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 {
+	tb->s.size = sizeof(tb->s);
 	vxgbp_track_summary(t, &tb->s);
 	tb->v = malloc((tb->s.vnis ? tb->s.vnis : 1) * sizeof(*tb->v));
 	tb->g = malloc((tb->s.groups ? tb->s.groups : 1) * sizeof(*tb->g));

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "cats.h"
 #include "cursor.h"

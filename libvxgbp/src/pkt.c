@@ -486,8 +486,9 @@ static int parse_l4(struct vxgbp_pkt *p, struct level *lv, const struct vxgbp_l3
  * parse (perf, AMD EPYC); 64-byte pieces are a few wide stores. */
 void vxgbpi_pkt_init(struct vxgbp_pkt *p)
 {
-	unsigned char *d = (unsigned char *)p;
-	const size_t n = offsetof(struct vxgbp_pkt, encap); /* not the arrays */
+	unsigned char *d = (unsigned char *)p + offsetof(struct vxgbp_pkt, caplen);
+	/* not size (the caller's), not the arrays */
+	const size_t n = offsetof(struct vxgbp_pkt, encap) - offsetof(struct vxgbp_pkt, caplen);
 	size_t i;
 
 	/* unrolled: the count is a constant, and the loop's own compare and
@@ -628,14 +629,10 @@ int vxgbpi_parse_link(struct vxgbp_pkt *p, struct level *lv, int linktype, uint1
 	return 0;
 }
 
-void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->linktype = VXGBP_LINK_ETHERNET;
-}
-
 int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port)
 {
+	if (vxgbpi_opts_size(o))
+		return VXGBP_E_INVAL;
 	if (o->n_ports >= VXGBP_MAX_PORTS)
 		return VXGBP_E_NOSPACE;
 	o->ports[o->n_ports++] = port;

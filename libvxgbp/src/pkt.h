@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define ETHERTYPE_IPV4 0x0800
 #define IPPROTO_ICMP_ 1
@@ -23,6 +24,7 @@
 #define VXLAN_SPORT_DYNAMIC_MIN 49152
 
 #include "cursor.h"
+#include "size.h"
 
 #define ETH_P_IP ETHERTYPE_IPV4
 #define ETH_P_IPV6 0x86dd
@@ -37,6 +39,18 @@
 
 /* A frame before its parse: all zero, no layer (offsets -1). */
 void vxgbpi_pkt_init(struct vxgbp_pkt *p);
+/* The caller's struct vxgbp_parse_opts is o->size bytes (size.h). */
+static inline int vxgbpi_opts_size(const struct vxgbp_parse_opts *o)
+{
+	return vxgbpi_size_in(o, o->size, sizeof(*o), VXGBPI_PARSE_OPTS_SIZE_MIN);
+}
+/* vxgbp_udp_kind() for an opts already checked. */
+enum vxgbp_udp_kind vxgbpi_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport);
+/* The caller's struct vxgbp_pkt is p->size bytes (size.h). */
+static inline int vxgbpi_pkt_size(struct vxgbp_pkt *p)
+{
+	return vxgbpi_size_out(&p->size, sizeof(*p), VXGBPI_PKT_SIZE_MIN);
+}
 
 /* Per-level parse state: the cursor plus how many bytes of this level the
  * wire carried (capture-independent), so truncation can be told from

@@ -204,7 +204,7 @@ VXC_INLINE int fast_inner(struct fast *f, const uint8_t *frame,
 		 * default ports tested inline: most inner UDP is not VXLAN) */
 		if ((d == VXGBP_PORT_IANA || d == VXGBP_PORT_LINUX || d == VXGBP_PORT_GPE ||
 		     o->n_ports) && !(o->flags & VXGBP_PARSE_NO_WALK) &&
-		    vxgbp_udp_kind(o, d) != VXGBP_UDP_OTHER)
+		    vxgbpi_udp_kind(o, d) != VXGBP_UDP_OTHER)
 			return 0;
 		return n >= 8 && 20 + n <= f->itot;
 	}

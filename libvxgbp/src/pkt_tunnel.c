@@ -90,6 +90,13 @@ const struct vxgbp_encap_info *vxgbp_encap_get(unsigned kind)
 
 enum vxgbp_udp_kind vxgbp_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport)
 {
+	if (vxgbpi_opts_size(o))
+		return VXGBP_UDP_OTHER;
+	return vxgbpi_udp_kind(o, dport);
+}
+
+enum vxgbp_udp_kind vxgbpi_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport)
+{
 	if (vxgbpi_is_vxlan_port(o, dport))
 		return VXGBP_UDP_VXLAN;
 	if (o->flags & VXGBP_PARSE_NO_WALK)

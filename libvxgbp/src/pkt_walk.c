@@ -109,7 +109,7 @@ static int next_hop(const struct vxgbp_pkt *p, const struct vxgbp_parse_opts *o,
 	int frag = ls->l3.more_frags || ls->l3.frag_off;
 
 	if ((p->have & VXGBP_HAVE_L4) && ls->l4.proto == IPPROTO_UDP_) {
-		switch (vxgbp_udp_kind(o, ls->l4.dport)) {
+		switch (vxgbpi_udp_kind(o, ls->l4.dport)) {
 		case VXGBP_UDP_VXLAN:
 			*gpe = 0;
 			return -1;
@@ -223,7 +223,7 @@ static enum vxgbp_udp_kind carries_vxlan(const struct vxgbp_layers *ls, unsigned
 	if (!(have & VXGBP_HAVE_INNER_L4) || ls->l4.proto != IPPROTO_UDP_ ||
 	    ls->l3.more_frags || ls->l3.frag_off)
 		return VXGBP_UDP_OTHER;
-	k = vxgbp_udp_kind(o, ls->l4.dport);
+	k = vxgbpi_udp_kind(o, ls->l4.dport);
 	return k == VXGBP_UDP_VXLAN || k == VXGBP_UDP_GPE ? k : VXGBP_UDP_OTHER;
 }
 
@@ -308,7 +308,9 @@ static int parse_vxlan(struct vxgbp_pkt *p, struct level *lv,
 
 /* What vxgbp_parse_opts_init() gives (Ethernet, the default ports): the
  * options of a caller that passes none.  Constant. */
-static const struct vxgbp_parse_opts default_opts = { .linktype = VXGBP_LINK_ETHERNET };
+static const struct vxgbp_parse_opts default_opts = {
+	.size = sizeof(struct vxgbp_parse_opts), .linktype = VXGBP_LINK_ETHERNET,
+};
 
 /* Start a parse: p cleared, lengths recorded (wirelen never below caplen).
  * VXGBP_E_INVAL for a buffer the parser cannot take. */
@@ -339,8 +341,14 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts)
 {
+	int r;
+
+	if ((r = vxgbpi_pkt_size(p)))
+		return r;
 	if (!opts)
 		opts = &default_opts;
+	else if ((r = vxgbpi_opts_size(opts)))
+		return r;
 	if ((opts->flags & (VXGBP_PARSE_SUMMARY | VXGBP_PARSE_GENERIC)) == VXGBP_PARSE_SUMMARY &&
 	    opts->linktype == VXGBP_LINK_ETHERNET)
 		return vxgbpi_parse_summary(p, frame, caplen, wirelen, opts);
@@ -370,8 +378,12 @@ int vxgbp_pkt_parse_vxlan(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 	struct level lv;
 	int r;
 
+	if ((r = vxgbpi_pkt_size(p)))
+		return r;
 	if (!opts)
 		opts = &default_opts;
+	else if ((r = vxgbpi_opts_size(opts)))
+		return r;
 	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
 		return r;
 	return parse_vxlan(p, &lv, opts, (opts->flags & VXGBP_PARSE_GPE) != 0);
@@ -383,8 +395,12 @@ int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 	struct level lv;
 	int r;
 
+	if ((r = vxgbpi_pkt_size(p)))
+		return r;
 	if (!opts)
 		opts = &default_opts;
+	else if ((r = vxgbpi_opts_size(opts)))
+		return r;
 	if ((r = start(p, &lv, buf, caplen, &wirelen, opts)))
 		return r;
 	if ((r = parse_payload(p, &lv, VXGBP_VX_VXLAN, NULL, &p->inner)))

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "size.h"
 #include "track.h"
 
 #define ROUND64(x) (((x) + 63) & ~(size_t)63)
@@ -46,10 +47,13 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	struct trk_mem m;
 	struct trk_state *st;
 	size_t size;
+	int r;
 
 	if (!t)
 		return VXGBP_E_INVAL;
 	t->st = NULL;
+	if (o && (r = vxgbpi_size_in(o, o->size, sizeof(*o), VXGBPI_TRACK_OPTS_SIZE_MIN)))
+		return r;
 	if (!o || !o->zalloc || !o->free || !o->what || (o->what & ~modes) ||
 	    ((o->what & VXGBP_TRACK_FIRSTS) && !(o->what & VXGBP_TRACK_RULES)))
 		return VXGBP_E_INVAL;
@@ -175,13 +179,21 @@ static unsigned full_of(const struct trk_state *st)
 	       (st->bflows.dropped ? VXGBP_TRACK_FULL_BIFLOWS : 0);
 }
 
-void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s)
+int vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s)
 {
 	struct trk_state *st;
+	uint32_t size;
+	int r;
 
+	if (!s)
+		return VXGBP_E_INVAL;
+	if ((r = vxgbpi_size_out(&s->size, sizeof(*s), VXGBPI_TRACK_SUMMARY_SIZE_MIN)))
+		return r;
+	size = s->size;
 	memset(s, 0, sizeof(*s));
+	s->size = size;
 	if (!t || !(st = t->st))
-		return;
+		return 0;
 	vxgbpi_matrix_flush(st);
 	s->frames = st->frames;
 	s->bytes = st->bytes;
@@ -201,6 +213,7 @@ void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary
 	s->dropped_pair_bytes = st->dropped_pair_bytes;
 	s->full = full_of(st);
 	s->mem = st->mem.held;
+	return 0;
 }
 
 const char *vxgbp_track_key_name(enum vxgbp_track_key key)

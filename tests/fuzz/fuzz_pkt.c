@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -100,7 +101,7 @@ static void entry_points_agree(const uint8_t *f, size_t n, size_t wire,
 			       const struct vxgbp_parse_opts *o)
 {
 	struct vxgbp_parse_opts og = *o;
-	struct vxgbp_pkt a, b;
+	struct vxgbp_pkt a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	size_t off, wend, uend;
 
 	og.flags |= VXGBP_PARSE_GENERIC;
@@ -163,6 +164,7 @@ static void summary_agrees(const uint8_t *f, size_t n, size_t wire,
 		return;
 	memset(q, 0xa5, sizeof(*q)); /* what it leaves alone stays garbage (and
 				      the padding: compare members) */
+	q->size = sizeof(*q);
 	os.flags |= VXGBP_PARSE_SUMMARY;
 	b2 = &q->inner.l2;
 	b3 = &q->inner.l3;
@@ -185,7 +187,7 @@ static void summary_agrees(const uint8_t *f, size_t n, size_t wire,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	uint8_t *f;
 	size_t n, wire;
 	int r;
@@ -215,7 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * layer-by-layer one give the same struct */
 	{
 		struct vxgbp_parse_opts og = o;
-		struct vxgbp_pkt q;
+		struct vxgbp_pkt q = { .size = sizeof(q) };
 
 		og.flags |= VXGBP_PARSE_GENERIC;
 		if (vxgbp_pkt_parse(&q, f, n, wire, &og) != r ||

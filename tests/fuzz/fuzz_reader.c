@@ -99,7 +99,8 @@ static void zfree(void *ctx, void *ptr, size_t size)
  * small budget, so the tables' full paths are fuzzed too. */
 static struct vxgbp_track *track_new(int with_stats)
 {
-	struct vxgbp_track_opts to = { VXGBP_TRACK_RULES | (with_stats ? VXGBP_TRACK_MATRIX : 0),
+	struct vxgbp_track_opts to = { sizeof(to),
+				       VXGBP_TRACK_RULES | (with_stats ? VXGBP_TRACK_MATRIX : 0),
 				       4u << 20, zalloc, zfree, NULL };
 	struct vxgbp_track *t = malloc(vxgbp_track_size());
 
@@ -113,7 +114,7 @@ static void analyse(struct vxgbp_track *st, const struct vxgbp_parse_opts *popts
 		    struct gd_print *pp, const struct gd_rec *rec)
 {
 	struct vxgbp_track_result tr;
-	struct vxgbp_pkt pkt;
+	struct vxgbp_pkt pkt = { .size = sizeof(pkt) };
 
 	vxgbp_pkt_parse(&pkt, rec->data, rec->caplen, rec->wirelen, popts);
 	vxgbp_track_frame(st, &pkt, rec->no, &tr);

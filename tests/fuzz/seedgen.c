@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 static const char *outdir;
 static unsigned seq;
@@ -62,7 +63,7 @@ static void frames(const uint8_t *b, size_t n)
 	o.linktype = (int)(rd32(b + 20, sw) & 0xffff);
 	while (at + 16 <= n) {
 		uint32_t cl = rd32(b + at + 8, sw);
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		const uint8_t *fr = b + at + 16;
 
 		if (cl > n - at - 16)

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	}
 	while (fread(rh, 1, 16, f) == 16) {
 		uint32_t incl = le32(rh + 8), orig = le32(rh + 12);
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 
 		if (incl > sizeof(frame) || fread(frame, 1, incl, f) != incl) {
 			fprintf(stderr, "labelcat: %s: bad record\n", argv[1]);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

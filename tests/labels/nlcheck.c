@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAXMAP 16
 
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 	}
 	while (fread(rh, 1, 16, f) == 16) {
 		uint32_t incl = le32(rh + 8), orig = le32(rh + 12);
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 
 		if (incl > sizeof(frame) || fread(frame, 1, incl, f) != incl)
 			break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 
@@ -894,7 +895,7 @@ START_TEST(guard_frames)
 	vxgbp_hdr_init(&h, 100, VXGBP_F_G, 0x200);
 	for (int variant = 0; variant < 2; variant++) {
 		struct vxgbp_ip_spec oip = variant ? o6 : o4, iip = variant ? o4 : o6;
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 
 		oip.options = variant ? lopt : copt;
 		oip.options_len = (size_t)(variant ? ln : cn);
@@ -970,7 +971,7 @@ START_TEST(guard_random)
 						    .dst = { 10, 0, 0, 2 }, .options = b,
 						    .options_len = n % 41 };
 			struct vxgbp_l4_spec icmp = { .proto = 1, .icmp_type = 8 };
-			struct vxgbp_pkt pk;
+			struct vxgbp_pkt pk = { .size = sizeof(pk) };
 			int fn = vxgbp_frame_build(frame, sizeof(frame), NULL, &ip, &icmp, "x", 1);
 
 			ck_assert_int_gt(fn, 0);
@@ -978,7 +979,9 @@ START_TEST(guard_random)
 				const uint8_t *q = guard_place(&g, frame, (size_t)k);
 
 				vxgbp_pkt_parse(&pk, q, (size_t)k, (size_t)fn,
-						&(struct vxgbp_parse_opts){ .linktype = VXGBP_LINK_RAW });
+						&(struct vxgbp_parse_opts){
+							.size = sizeof(struct vxgbp_parse_opts),
+							.linktype = VXGBP_LINK_RAW });
 			}
 		}
 	}
@@ -990,7 +993,7 @@ START_TEST(pkt_findings)
 	struct vxgbp_cipso_tag_spec ts = { .type = 3, .raw = (const uint8_t *)"xy", .raw_len = 2 };
 	struct vxgbp_ip_spec ip = { .version = 4, .src = { 10, 0, 0, 1 }, .dst = { 10, 0, 0, 2 } };
 	struct vxgbp_l4_spec icmp = { .proto = 1, .icmp_type = 8 };
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	uint8_t opt[40], frame[128];
 	int on = vxgbp_cipso_build(opt, sizeof(opt), 0, &ts, 1), fn;
 
@@ -999,7 +1002,9 @@ START_TEST(pkt_findings)
 	fn = vxgbp_frame_build(frame, sizeof(frame), NULL, &ip, &icmp, NULL, 0);
 	ck_assert_int_gt(fn, 0);
 	ck_assert_int_eq(vxgbp_pkt_parse(&p, frame, (size_t)fn, (size_t)fn,
-					 &(struct vxgbp_parse_opts){ .linktype = VXGBP_LINK_RAW }),
+					 &(struct vxgbp_parse_opts){
+						.size = sizeof(struct vxgbp_parse_opts),
+						.linktype = VXGBP_LINK_RAW }),
 			 0);
 	ck_assert_int_eq(p.outer.l3.cipso_off, 20);
 	ck_assert_uint_eq(p.outer.l3.cipso_len, (unsigned)on);

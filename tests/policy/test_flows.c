@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "unit.h"
 
@@ -114,7 +115,7 @@ struct tk {
 
 static int tk_init(struct tk *k, unsigned what, size_t budget)
 {
-	struct vxgbp_track_opts o = { what, budget, t_zalloc, t_free, &k->a };
+	struct vxgbp_track_opts o = { sizeof(o), what, budget, t_zalloc, t_free, &k->a };
 
 	memset(&k->a, 0, sizeof(k->a));
 	k->no = 0;
@@ -133,7 +134,7 @@ static void tk_stop(struct tk *k)
 
 static int feed(struct tk *k, const struct fspec *s)
 {
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	uint8_t b[512];
 	int len = build(b, sizeof(b), s);
 
@@ -289,7 +290,7 @@ END_TEST
 
 START_TEST(test_budget)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_flow *f = calloc(200, sizeof(*f));
 	size_t fixed, held, room;
 	uint64_t dropped;

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #define MAX_RULES 256
 #define MAX_FRAME 65536
@@ -311,7 +312,7 @@ static int cmd_wire(const char *pcap_path, const char *rules_path, const char *f
 		return 2;
 	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		struct vxgbp_hdr dec, want;
 		uint8_t reenc[VXGBP_HDR_LEN], wantb[VXGBP_HDR_LEN];
 		const uint8_t *cap;
@@ -755,7 +756,7 @@ static int cmd_headers(const char *pcap_path)
 		return 2;
 	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		struct vxgbp_hdr dec;
 		const char *cls;
 		char hc[20];
@@ -806,7 +807,7 @@ static int cmd_prune(const char *in, const char *out)
 	}
 	wire_opts(&opts, &pc);
 	while ((rc = pcap_next(&pc, buf, &caplen, &wirelen)) == 1) {
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 
 		all++;
 		vxgbp_pkt_parse(&p, buf, caplen, wirelen, &opts);

@@ -15,6 +15,7 @@
 
 #include <pcap/pcap.h>
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 static unsigned long frames, fast, fails;
 
@@ -65,7 +66,8 @@ static void zfree(void *ctx, void *ptr, size_t size)
 
 static struct vxgbp_track *tracker(void)
 {
-	struct vxgbp_track_opts to = { VXGBP_TRACK_MATRIX, 0, zalloc, zfree, NULL };
+	struct vxgbp_track_opts to = { sizeof(to), VXGBP_TRACK_MATRIX, 0, zalloc, zfree,
+				       NULL };
 	struct vxgbp_track *t = malloc(vxgbp_track_size());
 
 	if (!t || vxgbp_track_init(t, &to)) {
@@ -79,7 +81,7 @@ static struct vxgbp_track *tracker(void)
 static void same_tables(const char *file, const struct vxgbp_track *a,
 			const struct vxgbp_track *b)
 {
-	struct vxgbp_track_summary sa, sb;
+	struct vxgbp_track_summary sa = { .size = sizeof(sa) }, sb = { .size = sizeof(sb) };
 	size_t n;
 
 	vxgbp_track_summary(a, &sa);
@@ -130,6 +132,7 @@ static int one_file(const char *file)
 		fprintf(stderr, "unit_summary: %s: %s\n", file, pc ? "out of memory" : errbuf);
 		return 2;
 	}
+	p->size = sizeof(*p);
 	vxgbp_parse_opts_init(&of);
 	of.linktype = pcap_datalink(pc);
 	os = of;
@@ -141,6 +144,7 @@ static int one_file(const char *file)
 		frames++;
 		r = vxgbp_pkt_parse(p, d, h->caplen, h->len, &of);
 		memset(q, 0xa5, sizeof(*q));
+		q->size = sizeof(*q);
 		s = vxgbp_pkt_parse(q, d, h->caplen, h->len, &os);
 		if (r != s)
 			fail(file, rec, "the result");
@@ -278,6 +282,7 @@ static void c6_parse(const uint8_t *f, size_t caplen, size_t wirelen,
 	os.flags |= VXGBP_PARSE_SUMMARY;
 	r = vxgbp_pkt_parse(p, b, caplen, wirelen, of);
 	memset(q, 0xa5, sizeof(*q));
+	q->size = sizeof(*q);
 	s = vxgbp_pkt_parse(q, b, caplen, wirelen, &os);
 	in6_cases++;
 	if (r != s)
@@ -375,6 +380,7 @@ static int inner6(void)
 
 	if (!p || !q)
 		return 2;
+	p->size = sizeof(*p);
 	for (int v = 0; v < 4; v++) {
 		struct c6 c = { .outer6 = v & 1, .tagged = v >> 1, .doff = 5, .idport = 53 };
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 struct level {
 	uint32_t vni;

@@ -9,6 +9,7 @@
  * and checks the one rule on both sides of its boundary.
  */
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "unit.h"
 
@@ -49,7 +50,7 @@ static size_t build(uint8_t *f, unsigned ov, uint16_t sport, uint8_t ttl,
 static uint64_t parse_both(const uint8_t *f, size_t n)
 {
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt a, b;
+	struct vxgbp_pkt a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 
 	vxgbp_parse_opts_init(&o);
 	EXPECT_EQ(vxgbp_pkt_parse(&a, f, n, n, &o), 0);
@@ -95,7 +96,7 @@ START_TEST(test_source_port_needs_outer)
 	/* A parse from the VXLAN header has no UDP header: no port rule. */
 	struct vxgbp_parse_opts o;
 	struct vxgbp_hdr h;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	static uint8_t f[MAXF];
 	size_t n;
 

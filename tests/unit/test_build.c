@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "unit.h"
@@ -78,7 +79,7 @@ static void check_one(const struct vxgbp_eth_spec *e, uint16_t op, const uint8_t
 {
 	uint8_t got[128], want[128];
 	size_t wn = expect_arp(want, e, op, tha), l2 = 14 + 4 * (size_t)e->n_vlan;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	int n;
 
 	memset(got, 0xa5, sizeof(got));
@@ -210,7 +211,7 @@ START_TEST(test_arp_prefixes)
 	ck_assert_int_eq(guard_init(&g, sizeof(b)), 0);
 	for (int len = 0; len <= n; len++) {
 		const uint8_t *f = guard_place(&g, b, (size_t)len);
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		int r = vxgbp_pkt_parse(&p, f, (size_t)len, (size_t)n, NULL);
 
 		CTX("prefix %d of %d", len, n);

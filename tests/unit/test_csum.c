@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "pkt.h"

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "pkt.h" /* libvxgbp/src: the fast path's entry, to see it is taken */
@@ -624,7 +625,7 @@ static void run_case(const struct fcase *c, struct guard *gp)
 {
 	static uint8_t f[MAXF];
 	struct vxgbp_parse_opts o = case_opts(c);
-	struct vxgbp_pkt full, p;
+	struct vxgbp_pkt full = { .size = sizeof(full) }, p = { .size = sizeof(p) };
 	const uint8_t *fb;
 	struct lay l;
 	int prev_off = -1;
@@ -973,7 +974,7 @@ START_TEST(test_malformed)
 		const struct mcase *mc = &mcases[mi];
 		const struct fcase *c = &cases[mc->ci];
 		struct vxgbp_parse_opts o = case_opts(c);
-		struct vxgbp_pkt p;
+		struct vxgbp_pkt p = { .size = sizeof(p) };
 		struct lay l;
 		size_t at;
 		int seen_malformed = 0;
@@ -1027,7 +1028,7 @@ START_TEST(test_mutations)
 
 		build_case(c, f, &l);
 		for (int it = 0; it < 3000; it++) {
-			struct vxgbp_pkt p;
+			struct vxgbp_pkt p = { .size = sizeof(p) };
 			size_t n = (size_t)(unit_rand(&s) % (l.len + 1));
 			int flips = 1 + (int)(unit_rand(&s) % 4), r;
 
@@ -1073,7 +1074,7 @@ static int same_both_ways(const uint8_t *f, size_t n, size_t wire,
 			  const struct vxgbp_parse_opts *o)
 {
 	struct vxgbp_parse_opts og = *o;
-	struct vxgbp_pkt a, b, z;
+	struct vxgbp_pkt a = { .size = sizeof(a) }, b = { .size = sizeof(b) }, z = { .size = sizeof(z) };
 	int ra, rb, took;
 
 	og.flags |= VXGBP_PARSE_GENERIC;
@@ -1297,7 +1298,7 @@ static void entry_points_agree(const uint8_t *f, size_t n, size_t wire,
 			       const struct vxgbp_parse_opts *o, unsigned *compared)
 {
 	struct vxgbp_parse_opts og = *o;
-	struct vxgbp_pkt a, b;
+	struct vxgbp_pkt a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	uint64_t mask;
 	size_t off, uend, wend;
 
@@ -1360,7 +1361,7 @@ START_TEST(test_entry_points_guarded)
 {
 	static uint8_t f[MAXF];
 	struct guard g;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 
 	ck_assert_int_eq(guard_init(&g, MAXF), 0);
 	for (size_t ci = 0; ci < NCASES; ci++) {
@@ -1394,7 +1395,7 @@ START_TEST(test_ports)
 {
 	static uint8_t f[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct lay l;
 
 	/* port 6000 is VXLAN only when added */
@@ -1445,7 +1446,7 @@ START_TEST(test_not_vxlan)
 	struct vxgbp_eth_spec eth = { .dst = { 1 }, .src = { 2 } };
 	struct vxgbp_ip_spec ip = { .version = 4 };
 	struct vxgbp_l4_spec l4 = { .proto = 17, .sport = 4789, .dport = 53 };
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	int n;
 
 	memcpy(ip.src, o4s, 4);
@@ -1499,7 +1500,7 @@ START_TEST(test_findings)
 {
 	static uint8_t f[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct lay l;
 
 	vxgbp_parse_opts_init(&o);
@@ -1585,7 +1586,7 @@ START_TEST(test_err_scope)
 		{ 46, VXGBP_SCOPE_HEADER }, /* in the VXLAN header */
 		{ 55, VXGBP_SCOPE_INNER },  /* in the inner Ethernet header */
 	};
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	int n = vxgbp_vxlan_build(f, sizeof(f), &eth, &ip, &u, &h, inner, sizeof(inner)), nested;
 
 	ck_assert_int_gt(n, 60);
@@ -1695,7 +1696,7 @@ START_TEST(test_ipv6_ext_chain)
 {
 	static uint8_t f[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p, q;
+	struct vxgbp_pkt p = { .size = sizeof(p) }, q = { .size = sizeof(q) };
 	const uint8_t *pb, *qb;
 	struct guard g, g2;
 	struct lay l;
@@ -1778,7 +1779,7 @@ START_TEST(test_trailing_padding)
 	for (size_t i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
 		const struct fcase *c = &cases[which[i]];
 		struct vxgbp_parse_opts o = case_opts(c);
-		struct vxgbp_pkt p, q;
+		struct vxgbp_pkt p = { .size = sizeof(p) }, q = { .size = sizeof(q) };
 		const uint8_t *pb, *qb;
 		struct lay l;
 
@@ -1806,7 +1807,7 @@ START_TEST(test_three_vlans)
 {
 	static uint8_t f[MAXF], t[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct guard g;
 	struct lay l;
 
@@ -1845,7 +1846,7 @@ START_TEST(test_link_null)
 	};
 	static uint8_t f[MAXF], t[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct guard g;
 	struct lay l;
 
@@ -1880,7 +1881,7 @@ START_TEST(test_fragments)
 {
 	static uint8_t f[MAXF];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct guard g;
 	struct lay l;
 	size_t tot;
@@ -1933,7 +1934,7 @@ START_TEST(test_option_padding)
 	struct vxgbp_l4_spec u = { .proto = 17, .sport = 50000, .dport = 4789 };
 	struct vxgbp_hdr h = { GI, 1, 1, 0 };
 	uint8_t inner[60] = { 0 };
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct guard g;
 
 	ck_assert_int_eq(guard_init(&g, MAXF), 0);

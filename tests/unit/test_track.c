@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "track_sort.h" /* white-box: the read-out's radix sort */
 #include "unit.h"
@@ -194,6 +195,7 @@ static void build(struct fbuf *f, const struct fspec *s, int caplen)
 	udp.dport = 4789;
 	f->len = vxgbp_vxlan_build(f->b, sizeof(f->b), &oeth, &oip, &udp, &h, in, (size_t)n);
 	ck_assert_int_gt(f->len, 0);
+	f->p.size = sizeof(f->p);
 	vxgbp_pkt_parse(&f->p, f->b, caplen ? (size_t)caplen : (size_t)f->len, (size_t)f->len,
 			NULL);
 	if (!caplen)
@@ -211,7 +213,7 @@ struct tk {
 
 static int tk_init(struct tk *k, unsigned what, size_t budget, long ok_allocs)
 {
-	struct vxgbp_track_opts o = { what, budget, t_zalloc, t_free, &k->a };
+	struct vxgbp_track_opts o = { sizeof(o), what, budget, t_zalloc, t_free, &k->a };
 
 	memset(&k->a, 0, sizeof(k->a));
 	k->a.ok_left = ok_allocs;
@@ -424,7 +426,7 @@ START_TEST(test_entry_points)
 {
 	struct fspec a = tcp(1, 2, GIA, 100, 7), b = tcp(1, 2, GIA, 200, 7);
 	struct fbuf f;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	struct tk k;
 
 	tk_start(&k, VXGBP_TRACK_RULES, 0);
@@ -742,7 +744,7 @@ static int other_frames(struct tk *k, int *wire)
 	struct vxgbp_ip_spec ip = { 0 };
 	struct vxgbp_l4_spec l4 = { 0 };
 	uint8_t b[128], pl[20] = { 0 };
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	int n;
 
 	ip.version = 4;
@@ -762,7 +764,7 @@ static int other_frames(struct tk *k, int *wire)
 
 static void check_matrix(unsigned what)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_count v[8], g[8];
 	struct vxgbp_track_cell c[16];
 	uint64_t bytes = 0;
@@ -853,7 +855,7 @@ END_TEST
  * twice changes nothing. */
 START_TEST(test_pipeline_flush)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_count v[2];
 	struct vxgbp_track_cell c[2];
 	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(2, 1, GI, 200, 2);
@@ -887,7 +889,7 @@ END_TEST
 /* The fixed part of a tracker doing `what`: what it holds before any frame. */
 static size_t fixed_part(unsigned what)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct tk k;
 
 	tk_start(&k, what, 0);
@@ -910,7 +912,7 @@ static struct fspec source(int i, uint16_t group)
 START_TEST(test_budget_rules)
 {
 	size_t fixed = fixed_part(VXGBP_TRACK_RULES);
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct fspec x;
 	struct tk k;
 	int rc;
@@ -984,7 +986,7 @@ END_TEST
 START_TEST(test_budget_matrix)
 {
 	size_t fixed = fixed_part(VXGBP_TRACK_MATRIX);
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_count v[2], g[2];
 	struct vxgbp_track_cell c[2];
 	uint64_t bytes = 0;
@@ -1024,7 +1026,7 @@ END_TEST
 
 START_TEST(test_alloc_fails)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct fspec x;
 	struct tk k = { 0 };
 
@@ -1070,7 +1072,7 @@ END_TEST
 START_TEST(test_fini_init)
 {
 	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(1, 3, GI, 200, 2);
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct tk k;
 
 	tk_start(&k, VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX, 0);
@@ -1099,8 +1101,9 @@ END_TEST
 
 START_TEST(test_api_errors)
 {
-	struct vxgbp_track_opts o = { VXGBP_TRACK_RULES, 0, t_zalloc, t_free, NULL };
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_opts o = { sizeof(o), VXGBP_TRACK_RULES, 0, t_zalloc, t_free,
+				      NULL };
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_result r;
 	struct talloc ta = { 0 };
 	struct vxgbp_track *t = malloc(vxgbp_track_size());
@@ -1175,7 +1178,7 @@ END_TEST
 
 START_TEST(test_counts)
 {
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_count g[4];
 	struct fspec a = tcp(1, 2, GI, 100, 1), b = tcp(1, 2, VXGBP_F_I, 0, 2);
 	struct fbuf f;
@@ -1269,7 +1272,7 @@ START_TEST(test_many_keys)
 	static uint64_t pf[MK_FRAMES], pb[MK_FRAMES];
 	static uint32_t learned[MK_VNIS][MK_ADDRS + 1], pg[MK_FRAMES];
 	static int pv[MK_FRAMES], pd[MK_FRAMES];
-	struct vxgbp_track_summary s;
+	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	int nv = 0, ng = 0, nc = 0, np = 0;
 	struct tk k;
 
@@ -1425,6 +1428,7 @@ struct mview {
 static void mview_get(struct vxgbp_track *t, struct mview *m)
 {
 	memset(m, 0, sizeof(*m)); /* padding too: compared with memcmp */
+	m->s.size = sizeof(m->s);
 	vxgbp_track_summary(t, &m->s);
 	m->nv = vxgbp_track_vnis(t, m->v, AB_MAX);
 	m->ng = vxgbp_track_groups(t, m->g, AB_MAX);
@@ -1460,6 +1464,7 @@ static void dns_frame(struct fbuf *f, int cut)
 	l4.dport = 53;
 	f->len = vxgbp_frame_build(f->b, sizeof(f->b), &eth, &ip, &l4, pl, sizeof(pl));
 	ck_assert_int_gt(f->len, 0);
+	f->p.size = sizeof(f->p);
 	vxgbp_pkt_parse(&f->p, f->b, cut ? 20 : (size_t)f->len, (size_t)f->len, NULL);
 }
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include <vxgbp/vxgbp.h>
+#include <vxgbp_internal.h>
 
 #include "guard.h"
 #include "pkt.h"
@@ -132,7 +133,7 @@ static void parse_all(const uint8_t *f, size_t n, const struct vxgbp_parse_opts 
 		      struct vxgbp_pkt *p)
 {
 	struct vxgbp_parse_opts og = *o;
-	struct vxgbp_pkt a, b;
+	struct vxgbp_pkt a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
 	struct guard g;
 	size_t step = n > 2000 ? 97 : 1;
 
@@ -178,7 +179,7 @@ START_TEST(test_gre)
 		size_t len;
 	} shapes[] = { { 0x0000, 4 }, { 0x2000, 8 }, { 0x1000, 8 }, { 0x3000, 12 }, { 0xb000, 16 } };
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 
 	opts(&o);
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
@@ -261,7 +262,7 @@ START_TEST(test_erspan)
 	static const unsigned kinds[] = { 0, VXGBP_ENCAP_ERSPAN1, VXGBP_ENCAP_ERSPAN2,
 					  VXGBP_ENCAP_ERSPAN3 };
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 
 	opts(&o);
 	for (unsigned type = 1; type <= 3; type++) {
@@ -297,7 +298,7 @@ START_TEST(test_geneve_ipip_mpls)
 	uint8_t gen[16] = { 0x02, 0, 0x65, 0x58, 0, 0, 7, 0, 0x01, 0x02, 0x80, 0x01 };
 	uint8_t mpls[8];
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	size_t len;
 
 	opts(&o);
@@ -349,7 +350,7 @@ END_TEST
 START_TEST(test_encap_depth)
 {
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	size_t len = vxlan_packet(F);
 
 	opts(&o);
@@ -382,7 +383,7 @@ static size_t nested_frame(unsigned depth)
 START_TEST(test_nested)
 {
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 
 	opts(&o);
 	for (unsigned depth = 2; depth <= VXGBP_MAX_NESTED + 2; depth++) {
@@ -435,7 +436,7 @@ START_TEST(test_gpe)
 {
 	const uint16_t ip = VXGBP_F_I | VXGBP_GPE_F_P;
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	size_t len;
 
 	opts(&o);
@@ -499,7 +500,7 @@ START_TEST(test_big_tcp)
 	uint8_t tcp[20] = { 0x9c, 0x40, 0, 80, 0, 0, 0, 1, 0, 0, 0, 1, 0x50, 0x10, 0xff, 0xff };
 	uint8_t hbh[8] = { 6, 0, 0xc2, 4, 0, 0, 0, 0 };
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	const size_t data = 70000;
 	size_t len;
 
@@ -582,7 +583,7 @@ START_TEST(test_csum_offload)
 	const uint64_t bad = VXGBP_RB(VXGBP_R_UDP_CSUM);
 	const uint64_t hint = VXGBP_RB(VXGBP_R_CSUM_OFFLOAD);
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	size_t len;
 
 	opts(&o);
@@ -635,7 +636,7 @@ END_TEST
 START_TEST(test_source_port_only)
 {
 	struct vxgbp_parse_opts o;
-	struct vxgbp_pkt p;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
 	size_t len = endpoint_frame(F);
 
 	opts(&o);

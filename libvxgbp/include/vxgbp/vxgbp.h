@@ -326,6 +326,11 @@ enum vxgbp_rule {
 };
 #define VXGBP_RB(r) ((uint64_t)1 << (r))
 
+/* Size-versioned structs (docs/api.md) start with uint32_t size: 1 when
+ * the library filled field of *s (s->size covers it), else 0. */
+#define VXGBP_HAS(s, type, field) \
+	((s)->size >= offsetof(type, field) + sizeof(((type *)0)->field))
+
 enum vxgbp_level {
 	VXGBP_LEVEL_MUST = 0, /* violates a MUST */
 	VXGBP_LEVEL_SHOULD,   /* violates a SHOULD */
@@ -559,7 +564,12 @@ struct vxgbp_encap {
 #define VXGBP_HAVE_INNER_L3 0x20u
 #define VXGBP_HAVE_INNER_L4 0x40u
 
+/* Size-versioned (docs/api.md): set size to sizeof(struct vxgbp_pkt)
+ * before the first parse.  A parse fills at most that many bytes and
+ * leaves in size the bytes it filled: a field that ends past it was not
+ * filled (VXGBP_HAS).  Fields are only ever added at the end. */
 struct vxgbp_pkt {
+	uint32_t size;         /* the caller's sizeof; then the bytes filled */
 	uint32_t caplen;       /* bytes captured (the buffer) */
 	uint32_t wirelen;      /* bytes on the wire */
 	unsigned have;         /* VXGBP_HAVE_* */
@@ -614,7 +624,10 @@ struct vxgbp_pkt {
 	} cooked;
 };
 
+/* Size-versioned (docs/api.md): start it with vxgbp_parse_opts_init(), or
+ * set size to sizeof(struct vxgbp_parse_opts) and every other field. */
 struct vxgbp_parse_opts {
+	uint32_t size;           /* the caller's sizeof */
 	int linktype;            /* VXGBP_LINK_* (vxgbp_parse_opts_init: Ethernet) */
 	unsigned n_ports;        /* extra VXLAN UDP destination ports */
 	uint16_t ports[VXGBP_MAX_PORTS];
@@ -622,10 +635,6 @@ struct vxgbp_parse_opts {
 };
 #define VXGBP_PARSE_NO_DEFAULT_PORTS 0x1u /* do not take 4789/8472 */
 #define VXGBP_PARSE_NO_CSUM 0x2u          /* do not verify checksums */
-#define VXGBP_PARSE_GENERIC 0x4u          /* layer by layer even for the common
-                                             Ethernet/IPv4/UDP/VXLAN/IPv4 shape,
-                                             which has a one-pass parser with
-                                             the same result (for tests) */
 
 #define VXGBP_PARSE_GPE 0x10u             /* vxgbp_pkt_parse_vxlan(): the
                                              datagram came to a GPE port
@@ -633,25 +642,6 @@ struct vxgbp_parse_opts {
 #define VXGBP_PARSE_NO_WALK 0x8u          /* find VXLAN only in the first UDP
                                              datagram: walk no tunnel, no
                                              nesting, no GPE port */
-#define VXGBP_PARSE_SUMMARY 0x20u         /* vxgbp_pkt_parse(): fill only what
-                                             a traffic summary reads (below) */
-/* VXGBP_PARSE_SUMMARY (1.2): a frame of one of the one-pass parser's
- * shapes - Ethernet [one 802.1Q tag], IPv4 without options or IPv6
- * without extension headers, then either UDP to a VXLAN port/VXLAN(-GBP)/
- * Ethernet/IPv4/TCP, UDP or ICMP, or (not VXLAN) TCP, UDP to another
- * port than GPE's or Geneve's, ICMP; or Ethernet [one tag]/ARP - and
- * the same VXLAN shape with the outer Ethernet untagged and inner
- * IPv6 without extension headers/TCP, UDP, ICMP or ICMPv6 - gets
- * only caplen, wirelen, have, err (0), err_layer (NULL), vxlan_off, vx,
- * vx_kind, n_encap (0), n_nested (0), has_cooked (0), inner.l2 (off, src,
- * dst, ethertype, n_vlan) and inner.l3 (off, version, src, dst, arp_spa
- * and arp_tpa NULL), each equal to the full parse's (a frame that is not
- * VXLAN: vxlan_off -1, vx zero, no inner layer); every other field is
- * left as it was: read none of them.  No checksum is verified.  Any other
- * frame gets the full parse (as with VXGBP_PARSE_NO_CSUM).  What
- * vxgbp_track_frame() reads for VXGBP_TRACK_MATRIX alone is among these
- * fields (gbpdump --stats). */
-
 /* The one port rule, for every front end: what a UDP datagram carries, by
  * its destination port alone.  A receiving VTEP's socket is bound to the
  * destination port (Linux vxlan_rcv(), RFC 7348 sec. 5), and the source
@@ -667,6 +657,7 @@ enum vxgbp_udp_kind {
 	VXGBP_UDP_GPE,
 	VXGBP_UDP_GENEVE,
 };
+/* (VXGBP_UDP_OTHER, too, for an opts whose size the library cannot take.) */
 enum vxgbp_udp_kind vxgbp_udp_kind(const struct vxgbp_parse_opts *o, uint16_t dport);
 
 /* Names of a tunnel layer: text as gbpdump prints it ("GRE", "ERSPAN-II",
@@ -678,9 +669,21 @@ struct vxgbp_encap_info {
 };
 const struct vxgbp_encap_info *vxgbp_encap_get(unsigned kind);
 
-/* Initialise opts: Ethernet, ports 4789 and 8472. */
-void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o);
-/* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS. */
+/* Initialise opts: Ethernet, ports 4789 and 8472, no flag.  Inline, so
+ * that size is the sizeof of the caller's build. */
+static inline void vxgbp_parse_opts_init(struct vxgbp_parse_opts *o)
+{
+	unsigned i;
+
+	o->size = sizeof(*o);
+	o->linktype = VXGBP_LINK_ETHERNET;
+	o->n_ports = 0;
+	for (i = 0; i < VXGBP_MAX_PORTS; i++)
+		o->ports[i] = 0;
+	o->flags = 0;
+}
+/* Add a VXLAN port.  VXGBP_E_NOSPACE past VXGBP_MAX_PORTS; VXGBP_E_INVAL
+ * for an opts whose size the library cannot take. */
 int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
 
 /* Parse one frame of caplen bytes (wirelen as on the wire; pass caplen if
@@ -700,7 +703,10 @@ int vxgbp_parse_opts_add_port(struct vxgbp_parse_opts *o, uint16_t port);
  * non-VXLAN frame is not an error: test have & VXGBP_HAVE_VXLAN), or
  * p->err (VXGBP_E_TRUNCATED: the capture ends early; VXGBP_E_MALFORMED:
  * the frame contradicts itself), with p->err_off and p->err_layer set and
- * every layer before it filled in.  Never reads outside [frame, frame+caplen). */
+ * every layer before it filled in.  Never reads outside [frame, frame+caplen).
+ * VXGBP_E_INVAL, nothing parsed: p->size below the first release's
+ * sizeof(struct vxgbp_pkt), or opts->size below its; VXGBP_E_UNSUPPORTED,
+ * nothing parsed: opts sets a field past the library's own struct. */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts);
 /* Since 1.3: the layer where a parse stopped (p->err set), as a rule's
@@ -774,7 +780,9 @@ int vxgbp_pkt_parse_inner(struct vxgbp_pkt *p, const void *buf, size_t caplen,
 
 #define VXGBP_TRACK_BUDGET_DEFAULT ((size_t)256 << 20)
 
+/* Size-versioned (docs/api.md): size is the caller's sizeof. */
 struct vxgbp_track_opts {
+	uint32_t size;   /* sizeof(struct vxgbp_track_opts) */
 	unsigned what;   /* VXGBP_TRACK_RULES | VXGBP_TRACK_MATRIX */
 	size_t budget;   /* most bytes of tables held at once; 0: the default */
 	void *(*zalloc)(void *ctx, size_t size);         /* zeroed, or NULL */
@@ -785,8 +793,10 @@ struct vxgbp_track_opts {
 struct vxgbp_track; /* opaque: vxgbp_track_size() bytes, malloc-aligned */
 size_t vxgbp_track_size(void);
 /* Start a tracker in t.  Returns 0, VXGBP_E_INVAL (no zalloc or free, no
- * `what` or an unknown bit in it), or VXGBP_E_NOSPACE (the budget or zalloc
- * cannot give the fixed part).  On error t is not started (fini is a no-op). */
+ * `what` or an unknown bit in it, o->size below the first release's
+ * sizeof), VXGBP_E_UNSUPPORTED (o sets a field past the library's struct),
+ * or VXGBP_E_NOSPACE (the budget or zalloc cannot give the fixed part).  On
+ * error t is not started (fini is a no-op). */
 int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o);
 /* Give every table back through free(); t may then be init'ed again.
  * Calling it again, or on a tracker whose init failed, does nothing. */
@@ -835,7 +845,10 @@ struct vxgbp_track_result {
 int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
 		      struct vxgbp_track_result *r);
 
+/* Size-versioned (docs/api.md): set size to sizeof(struct
+ * vxgbp_track_summary); the library leaves the bytes it filled. */
 struct vxgbp_track_summary {
+	uint32_t size;            /* the caller's sizeof; then the bytes filled */
 	uint64_t frames, bytes;   /* every frame fed (bytes on the wire) */
 	uint64_t vxlan, gbp;      /* with a VXLAN header / with G set */
 	uint64_t other;           /* no VXLAN header */
@@ -850,7 +863,9 @@ struct vxgbp_track_summary {
 	unsigned full;            /* VXGBP_TRACK_FULL_* tables that ran out */
 	size_t mem;               /* bytes of tables held now */
 };
-void vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s);
+/* Fill s (all zero for no tracker).  Returns 0, or VXGBP_E_INVAL (s NULL,
+ * or s->size below the first release's sizeof). */
+int vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s);
 
 /* Counters of one VNI or group. */
 struct vxgbp_track_count {
@@ -869,20 +884,6 @@ struct vxgbp_track_cell {
 int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n);
-
-/* Since 1.3: add tracker src to dst, both VXGBP_TRACK_MATRIX alone and fed
- * disjoint frames of one numbering (a capture shared out between threads,
- * each frame to one tracker, each tracker's in increasing order).  Then dst
- * holds what one tracker fed all those frames in order would: every count
- * summed, each endpoint's group the one its latest GBP frame taught.  src
- * is left as it was (its waiting frame applied); give it back as usual.
- * Returns 0 when dst is exactly that; VXGBP_E_NOSPACE when it may not be:
- * a table of either dropped keys, dst's budget gave no room for src's, or
- * the budget could have refused a table one tracker would grow (which keys
- * a full table drops depends on the order they come in).  dst is then
- * partly merged: give it back and feed the frames to one tracker.
- * VXGBP_E_INVAL: no tracker, the same one twice, or another mode. */
-int vxgbp_track_absorb(struct vxgbp_track *dst, const struct vxgbp_track *src);
 
 /* Since 1.1: bidirectional flows (VXGBP_TRACK_FLOWS), for a policy audit.
  *
@@ -931,195 +932,6 @@ int vxgbp_track_flow_stats(const struct vxgbp_track *t, size_t *held, uint64_t *
  * (vxgbp_track_flow_stats' held is enough).  Returns the number written,
  * VXGBP_E_NOSPACE, or VXGBP_E_INVAL (no tracker, or no VXGBP_TRACK_FLOWS). */
 int vxgbp_track_flows(const struct vxgbp_track *t, struct vxgbp_track_flow *out, size_t n);
-
-/* Since 1.2: the tracker's state, for a summary that can be merged with the
- * summaries of the captures before and after it (gbpdump --merge,
- * docs/merge.md).
- *
- * VXGBP_TRACK_FIRSTS (with VXGBP_TRACK_RULES) also records where the rules
- * first saw each endpoint and flow key (frame, group, VXLAN header offset)
- * and, for each slot of the recent-frame cache, the first frame that used
- * it: what a later merge judges against the state the captures before left
- * (a key's first sighting against its last group there, a cache slot's
- * first frame against its last content there).  Without it the per-frame
- * work is what it was.  The records come from zalloc but outside the
- * budget, so asking for them changes no finding and no count: one slot per
- * key the tables hold (64 bytes) and the cache's first frames (2 MiB, at
- * init). */
-#define VXGBP_TRACK_FIRSTS 0x8u     /* vxgbp_track_opts.what: first sightings */
-
-enum vxgbp_track_kind {
-	VXGBP_ENT_ENDPOINT = 1, /* rules' and matrix's endpoints */
-	VXGBP_ENT_FLOW,         /* rules' flows (one direction each) */
-	VXGBP_ENT_PAIR,         /* matrix: (source group, VNI, inner destination) */
-	VXGBP_ENT_VNI,          /* matrix: per VNI */
-};
-
-/* One key of a table and what the tracker holds for it. */
-struct vxgbp_track_entry {
-	uint32_t vni;
-	uint8_t family;         /* endpoint, pair's destination: 0 MAC (6 bytes
-	                           of addr), 4 IPv4 or ARP sender, 6 IPv6;
-	                           flow: its IP version */
-	uint8_t proto;          /* flow: IP protocol */
-	uint16_t sport, dport;  /* flow: ports (TCP, UDP; else 0) */
-	uint8_t addr[16];       /* endpoint; pair's destination; flow's source */
-	uint8_t addr2[16];      /* flow's destination */
-	uint32_t src_group;     /* pair: group ID or VXGBP_GROUP_NONE */
-	uint64_t frames, bytes; /* pair, VNI */
-	uint32_t learned;       /* endpoint: the group the matrix learned (its
-	                           last GBP frame), or VXGBP_GROUP_UNKNOWN */
-	uint64_t last_frame;    /* endpoint, flow: the rules' last sighting; 0
-	                           none (a matrix-only endpoint) */
-	uint16_t last_group, last_flags;
-	uint64_t first_frame;   /* FIRSTS: the rules' first sighting; 0 none */
-	uint16_t first_group;
-	int first_off;          /* that frame's VXLAN header offset (flows: -1
-	                           when 65535 or more) */
-	uint16_t first_sport, first_dport; /* flow: that frame's inner L4 ports
-	                           as the parser read them (vxgbp_l4) */
-};
-/* The next entry of `kind` at or after *it (start at 0), in no particular
- * order: 1 (e filled, *it stepped past it), 0 at the end, VXGBP_E_INVAL (no
- * tracker, or an unknown kind). */
-int vxgbp_track_next(const struct vxgbp_track *t, enum vxgbp_track_kind kind, size_t *it,
-		     struct vxgbp_track_entry *e);
-
-/* A frame in the recent-frame cache (VXGBP_TRACK_RULES). */
-struct vxgbp_track_cached {
-	uint32_t slot;          /* the cache slot (hash bits) */
-	uint32_t len;           /* inner frame bytes hashed */
-	uint64_t hash;          /* of VNI + inner bytes */
-	uint64_t frame;
-	uint16_t flags, group;  /* that frame's VXLAN flags word and group ID */
-	int off;                /* its VXLAN header offset (first frames only; else -1) */
-};
-/* The next used slot at or after *it: what the cache holds now (first 0),
- * or the first frame that used each slot (first 1; VXGBP_TRACK_FIRSTS).
- * 1, 0 at the end, VXGBP_E_INVAL (no tracker, no cache, no FIRSTS), or
- * (first 1) VXGBP_E_NOSPACE when zalloc refused a first-sighting record:
- * the first sightings are incomplete. */
-int vxgbp_track_cache_next(const struct vxgbp_track *t, int first, size_t *it,
-			   struct vxgbp_track_cached *c);
-/* The rule the tracker finds when frame cur uses the slot holding prev:
- * VXGBP_R_POLICY_REAPPLIED, VXGBP_R_A_CLEARED, or 0 (not the same inner
- * frame, or no change to report). */
-unsigned vxgbp_track_cache_judge(const struct vxgbp_track_cached *prev,
-				 const struct vxgbp_track_cached *cur);
-/* Since 1.3: one key's entries from two captures, the second after the
- * first (gbpdump --merge): x the first's (NULL: the key was not in it), y
- * the second's, its frames numbered from 1; off the frames before y's
- * capture.  *out (which may be x) becomes what one tracker fed both
- * captures in order would hold: pairs and VNIs summed; endpoints and flows
- * with y's last sighting and learned group where y has them, x's first
- * sighting where x has one; y's frame numbers moved up by off.  Returns
- * the rule that tracker finds at y's first sighting, 0 when none (x's last
- * group is y's first, or either sighting missing): VXGBP_R_GROUP_CONFLICT
- * (an endpoint) or VXGBP_R_FLOW_GROUP_CHANGE (a flow).  VXGBP_E_INVAL: an
- * argument NULL, an unknown kind, or a count or frame number past
- * UINT64_MAX (*out is then unchanged). */
-int vxgbp_track_entry_append(struct vxgbp_track_entry *out, const struct vxgbp_track_entry *x,
-			     const struct vxgbp_track_entry *y, enum vxgbp_track_kind kind,
-			     uint64_t off);
-
-/* ------------------------------------------------------------------------
- * Frame builder.
- */
-struct vxgbp_ip_spec {
-	uint8_t version;       /* 4 or 6 */
-	uint8_t src[16], dst[16];
-	uint8_t ttl;           /* 0 means 64 */
-	uint8_t tos;
-	uint16_t ip_id;
-	uint8_t dont_frag;
-	uint32_t flow_label;
-	const uint8_t *options;/* IPv4 options (padded by the builder to 4) or an IPv6
-	                          hop-by-hop option area (type/len TLVs, padded to 8) */
-	size_t options_len;
-	unsigned flags;        /* VXGBP_IP_* */
-};
-#define VXGBP_IP_BIG 0x1u /* Linux BIG TCP: a packet over 65535 bytes is
-                             written with IPv4 total length 0, or IPv6
-                             payload length 0 and a hop-by-hop Jumbo
-                             Payload option (RFC 2675); shorter packets
-                             are written as usual */
-
-struct vxgbp_eth_spec {
-	uint8_t dst[6], src[6];
-	unsigned n_vlan;                 /* 0..VXGBP_MAX_VLAN */
-	uint16_t vlan_tpid[VXGBP_MAX_VLAN];/* 0 means 0x8100 */
-	uint16_t vlan_tci[VXGBP_MAX_VLAN];
-};
-
-struct vxgbp_l4_spec {
-	uint8_t proto;         /* 17 UDP, 6 TCP, 1 ICMP, 58 ICMPv6 */
-	uint16_t sport, dport; /* UDP/TCP */
-	uint8_t tcp_flags;     /* TCP */
-	uint32_t tcp_seq, tcp_ack;
-	uint8_t icmp_type, icmp_code; /* ICMP: echo id/seq from sport/dport */
-	int csum_mode;         /* VXGBP_CSUM_* */
-};
-#define VXGBP_CSUM_COMPUTE 0
-#define VXGBP_CSUM_ZERO 1   /* UDP: checksum 0 (IPv4 only by the rules) */
-#define VXGBP_CSUM_BAD 2    /* a deliberately wrong checksum */
-#define VXGBP_CSUM_PARTIAL 3 /* UDP/TCP: the pseudo-header sum alone, as
-                                Linux leaves it for checksum offload
-                                (CHECKSUM_PARTIAL) and a capture on the
-                                sending host shows it */
-/* Any other l4->proto (GRE 47, IPIP 4, IPv6 41, ...): no L4 header is
- * written; the IP protocol is l4->proto and payload follows the IP header. */
-
-/* Build Ethernet[/VLAN]/IP/L4 + payload into out.  Returns the frame
- * length, or VXGBP_E_NOSPACE / VXGBP_E_INVAL.  eth may be NULL for a raw IP
- * packet. */
-int vxgbp_frame_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
-		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *l4,
-		      const void *payload, size_t payload_len);
-/* Build a whole VXLAN frame: outer eth/ip/udp(l4->dport, usually 4789) with
- * the 8-byte header hdr and the inner frame as payload. */
-int vxgbp_vxlan_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
-		      const struct vxgbp_ip_spec *ip, const struct vxgbp_l4_spec *udp,
-		      const struct vxgbp_hdr *hdr, const void *inner, size_t inner_len);
-
-/* Tunnel headers, the shapes vxgbp_pkt_parse() walks (for gbpgen and
- * tests): the header for spec, then payload, into out. */
-struct vxgbp_tunnel_spec {
-	unsigned kind;         /* VXGBP_ENCAP_GRE, _ERSPAN1/2/3, _GENEVE, _MPLS */
-	uint16_t proto;        /* GRE / Geneve protocol type carried (0: 0x6558,
-	                          Ethernet); MPLS: ignored */
-	unsigned flags;        /* VXGBP_TUN_* */
-	uint32_t id;           /* GRE key (with VXGBP_TUN_KEY), ERSPAN session
-	                          ID (10 bits), Geneve VNI, MPLS label */
-	uint32_t seq;          /* GRE sequence (with VXGBP_TUN_SEQ; ERSPAN II
-	                          and III always carry one) */
-	uint16_t vlan;         /* ERSPAN: the mirrored frame's VLAN */
-	uint32_t index;        /* ERSPAN II: index (20 bits); III: timestamp */
-	const uint8_t *options;/* Geneve options (TLVs), a multiple of 4 <= 252 */
-	size_t options_len;
-	unsigned n_labels;     /* MPLS: labels (1..4), id, id+1, ... */
-};
-#define VXGBP_TUN_KEY 0x1u   /* GRE: key present */
-#define VXGBP_TUN_SEQ 0x2u   /* GRE: sequence number present */
-#define VXGBP_TUN_CSUM 0x4u  /* GRE: checksum present (computed) */
-#define VXGBP_TUN_OAM 0x8u   /* Geneve: O bit */
-/* Returns the length written (header + payload), VXGBP_E_NOSPACE or
- * VXGBP_E_INVAL (unknown kind, a field that does not fit). */
-int vxgbp_tunnel_build(void *out, size_t outlen, const struct vxgbp_tunnel_spec *t,
-		       const void *payload, size_t payload_len);
-
-/* Build an Ethernet ARP packet for IPv4 (RFC 826): op 1 request, 2 reply;
- * sender sha/spa, target tha/tpa (tha may be NULL: zero, as in a request).
- * eth gives the Ethernet header (dst, src, VLAN tags).  Returns the frame
- * length (42 bytes untagged), VXGBP_E_NOSPACE or VXGBP_E_INVAL. */
-#define VXGBP_ARP_REQUEST 1
-#define VXGBP_ARP_REPLY 2
-int vxgbp_arp_build(void *out, size_t outlen, const struct vxgbp_eth_spec *eth,
-		    uint16_t op, const uint8_t sha[6], const uint8_t spa[4],
-		    const uint8_t tha[6], const uint8_t tpa[4]);
-
-/* Internet checksum helpers (RFC 1071), exposed for tools and tests. */
-uint16_t vxgbp_csum_fold(uint32_t sum);
-uint32_t vxgbp_csum_add(uint32_t sum, const void *buf, size_t len);
 
 /* ------------------------------------------------------------------------
  * Address and name helpers.
@@ -1309,27 +1121,6 @@ int vxgbp_cipso_cats_format(char *buf, size_t buflen, const struct vxgbp_cipso_t
 typedef int (*vxgbp_put_fn)(void *ctx, const char *s, size_t n);
 int vxgbp_cipso_cats_put(const struct vxgbp_cipso_tag *t, vxgbp_put_fn put, void *ctx);
 
-/* What to put in one tag when building. */
-struct vxgbp_cipso_tag_spec {
-	uint8_t type;          /* 1, 2, 5, 6: level + categories, encoded as the
-	                          draft says (bitmap minimal, enumeration as given,
-	                          ranges made from the category runs, descending,
-	                          a last bottom of 0 omitted as Linux does) */
-	uint8_t level;
-	const uint16_t *cats;  /* categories; for tags 1, 5, 6 any order */
-	unsigned n_cats;
-	const uint8_t *raw;    /* when set (any type): the tag is type, length and
-	                          these bytes verbatim - for crafting bad tags */
-	size_t raw_len;
-	uint8_t len_override;  /* non-zero: write this as the tag length */
-};
-/* Build a CIPSO option into out.  Returns its length, VXGBP_E_NOSPACE, or
- * VXGBP_E_INVAL (more than 40 bytes, a category beyond what the tag type can
- * carry, more than 15 enumerated categories or 7 ranges).  DOI 0 and
- * out-of-order enumerations are written as asked (to craft findings). */
-int vxgbp_cipso_build(void *out, size_t outlen, uint32_t doi,
-		      const struct vxgbp_cipso_tag_spec *tags, unsigned n_tags);
-
 struct vxgbp_calipso {
 	uint8_t data_len;      /* option data length as on the wire */
 	uint32_t doi;
@@ -1358,13 +1149,6 @@ int vxgbp_calipso_cats_put(const struct vxgbp_calipso *c, vxgbp_put_fn put, void
  * ~crc_ccitt(0xffff, ...)) over every byte, the checksum field taken as
  * zero.  Returns 0 for an option shorter than 10 bytes. */
 uint16_t vxgbp_calipso_csum(const void *opt, size_t len);
-/* Build a CALIPSO option (as Linux's calipso_genopt: bitmap in whole words
- * up to the highest category, no bitmap without categories).  flags
- * VXGBP_CALIPSO_BAD_CSUM writes a wrong checksum.  Returns the option
- * length, VXGBP_E_NOSPACE, or VXGBP_E_INVAL (category above 1951). */
-#define VXGBP_CALIPSO_BAD_CSUM 0x1u
-int vxgbp_calipso_build(void *out, size_t outlen, uint32_t doi, uint8_t level,
-			const uint16_t *cats, unsigned n_cats, unsigned flags);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@
  */
 #include <string.h>
 
-#include <vxgbp/vxgbp.h>
+#include "vxgbp_internal.h"
 
 #define GRE_C 0x8000u
 #define GRE_K 0x2000u

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include <vxgbp/vxgbp.h>
+#include "vxgbp_internal.h"
 
 static void put16(uint8_t *b, uint16_t v)
 {
