@@ -61,7 +61,8 @@ static void usage_input(FILE *f)
 {
 	fputs(
 "Usage: gbpdump [-r FILE | -i IFACE] [options] [BPF expression]\n"
-"       gbpdump --merge [--json] [--groups FILE] [--policy FILE] SUMMARY...\n"
+"       gbpdump --merge [--json] [--groups FILE] [--policy FILE]\n"
+"               [--merge-max-size BYTES] SUMMARY...\n"
 "Print VXLAN and VXLAN Group Policy (draft-smith-vxlan-group-policy) traffic.\n"
 "\n"
 "Input:\n"
@@ -149,6 +150,8 @@ static void usage(FILE *f)
 "                  JSON object\n"
 "  --merge SUMMARY...  the summaries of --stats/--check --json, in capture order,\n"
 "                  as one run over all their captures prints (docs/merge.md)\n"
+"  --merge-max-size BYTES\n"
+"                  refuse a summary larger than this (k, M, G; default 1G)\n"
 "  --junit FILE    also write the --check results (implies it) to FILE as JUnit\n"
 "                  XML: a test case per rule, failed by MUST or SHOULD findings\n"
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
@@ -206,6 +209,7 @@ struct opts {
 	int merge;                 /* --merge: the summaries below (merge.c) */
 	char **mfiles;
 	int nmfiles;
+	size_t merge_max;          /* --merge-max-size; 0: MSUM_MAX_DEFAULT */
 };
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
@@ -227,7 +231,7 @@ enum {
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
 enum { OPT_JUNIT = 0x1100, OPT_SARIF }; /* --junit, --sarif FILE (check_ci.c) */
 enum { OPT_RING = 0x1200 }; /* --ring-size SIZE (live.c) */
-enum { OPT_MERGE = 0x1300 }; /* --merge FILE... (merge.c) */
+enum { OPT_MERGE = 0x1300, OPT_MERGE_MAX }; /* --merge FILE..., --merge-max-size (merge.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -264,6 +268,11 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 		if (parse_u32(arg, VXGBP_VNI_MAX, &o->vni))
 			return bad_value("--vni", "a VNI 0-16777215", arg);
 		o->want_vni = 1;
+		return GO_ON;
+	case OPT_MERGE_MAX:
+		if (cli_parse_size(arg, &o->merge_max) || !o->merge_max)
+			return bad_value("--merge-max-size", "a positive size in bytes (k, M, G "
+					 "suffixes)", arg);
 		return GO_ON;
 	default: /* OPT_BUDGET */
 		if (cli_parse_size(arg, &o->budget))
@@ -392,6 +401,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_GBP:
 	case OPT_VNI:
 	case OPT_BUDGET:
+	case OPT_MERGE_MAX:
 		return parse_num_opt(o, c, arg);
 	default:
 		usage(stderr);
@@ -434,6 +444,10 @@ static int check_combos(const struct opts *o)
 	}
 	if (o->merge)
 		return GO_ON;
+	if (o->merge_max) {
+		fprintf(stderr, "gbpdump: --merge-max-size goes with --merge\n");
+		return EXIT_USAGE;
+	}
 	if (!o->rfile == !o->iface) {
 		fprintf(stderr, "gbpdump: give exactly one of -r FILE or -i IFACE "
 			"(gbpdump --help)\n");
@@ -567,6 +581,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "ring-size", required_argument, NULL, OPT_RING },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "merge", no_argument, NULL, OPT_MERGE },
+		{ "merge-max-size", required_argument, NULL, OPT_MERGE_MAX },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -1184,8 +1199,8 @@ static int run_merge(struct run *r, const struct opts *o)
 		return rc;
 	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
 		return EXIT_USAGE;
-	return merge_main(o->mfiles, o->nmfiles, o->json, o->gfile, o->pfile, &r->groups,
-			  r->policy);
+	return merge_main(o->mfiles, o->nmfiles, o->merge_max ? o->merge_max : MSUM_MAX_DEFAULT,
+			  o->json, o->gfile, o->pfile, &r->groups, r->policy);
 }
 
 int main(int argc, char **argv)
