@@ -35,6 +35,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "report.h"
+#include "lines.h"
 #include "merge.h"
 #include "stats.h"
 #include "tabmem.h"
@@ -609,41 +610,40 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return GO_ON;
 }
 
+struct groups_load {
+	struct vxgbp_groups *g;
+	const char *path;
+};
+
+/* One line of --groups FILE into the table (lines.h). */
+static int groups_line(void *ctx, unsigned long lineno, char *line, size_t len)
+{
+	const char *path = ((struct groups_load *)ctx)->path;
+	size_t col;
+	int r = vxgbp_groups_parse_line(((struct groups_load *)ctx)->g, line, len, &col);
+
+	if (r == VXGBP_E_SYNTAX)
+		fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
+			"NAME up to 31 characters)\n", path, lineno, col + 1);
+	else if (r < 0)
+		fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
+	return r < 0 ? -1 : 0;
+}
+
 /* Load --groups FILE into g.  0, or -1 after printing an error. */
 static int load_groups(struct vxgbp_groups *g, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	unsigned long lineno = 0;
-	int rc = 0;
+	struct groups_load l = { g, path };
+	int rc;
 
 	if (!f) {
 		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		size_t col, len = strlen(line);
-		int r;
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
-			rc = -1;
-		} else if ((r = vxgbp_groups_parse_line(g, line, len, &col)) == VXGBP_E_SYNTAX) {
-			fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
-				"NAME up to 31 characters)\n", path, lineno, col + 1);
-			rc = -1;
-		} else if (r < 0) {
-			fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
-			rc = -1;
-		}
-	}
-	if (!rc && ferror(f)) {
-		fprintf(stderr, "gbpdump: %s: read error\n", path);
-		rc = -1;
-	}
+	rc = lines_read(f, "gbpdump", path, 1023, groups_line, &l);
 	fclose(f);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 /* ---- one run ---- */
