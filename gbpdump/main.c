@@ -182,7 +182,10 @@ static void usage(FILE *f)
 "record: everything before it was processed); 2 a usage, I/O or resource\n"
 "error (out of memory).\n"
 "With --check: 0 pass, 3 warn (SHOULD findings only), 4 fail (a MUST finding);\n"
-"1 and 2 as above take precedence.\n");
+"1 and 2 as above take precedence, and the verdict is then ERROR.\n"
+"A run that fails (an I/O error, out of memory, a signal) puts no output file\n"
+"in place and leaves no temporary file; -w keeps the frames read before a data\n"
+"problem (1), as tcpdump does.\n");
 }
 
 /* ---- options ---- */
@@ -1102,7 +1105,7 @@ static void summary_run(const struct run *r, const struct opts *o, struct msum_r
 	*m = (struct msum_run){ o->rfile, r->rd.linktype, r->rd.count, o->profile, o->no_csum,
 				o->budget, o->gfile, o->pfile, o->filter,
 				o->want_vni ? (int64_t)o->vni : -1,
-				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count };
+				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count, NULL };
 }
 
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
@@ -1124,6 +1127,11 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
 	summary_run(r, o, &ms);
+	if (rr < 0) { /* the JSON says so, and no verdict is given on part of a capture */
+		ms.error = r->errbuf;
+		if (r->chk)
+			check_set_error(r->chk, EXIT_DATA, r->errbuf);
+	}
 	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
 					     o->rfile ? o->rfile : o->iface)
 			 : o->json ? merge_stats_run(&ms, r->trk, r->out, &r->groups, r->policy)

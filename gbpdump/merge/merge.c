@@ -927,6 +927,7 @@ int merge_stats_run(const struct msum_run *r, const struct vxgbp_track *t, struc
 
 	if (msum_from_run(&m, r, t, NULL) == 0 && stats_tables_get(t, &tb) == 0) {
 		tail = (struct stats_tail){ tail_summary, &m };
+		tb.error = r->error;
 		stats_print_tables(&tb, o, groups, 1, policy, &tail);
 		rc = 0;
 	}

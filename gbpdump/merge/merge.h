@@ -98,6 +98,7 @@ struct msum_run {
 	const char *gfile, *pfile, *filter;
 	int64_t vni, gbp;
 	uint64_t count;  /* -c: a summary of a cut run is refused at merge */
+	const char *error; /* why the capture was not read to its end, or NULL */
 };
 
 void msum_free(struct msum *m);
