@@ -837,7 +837,8 @@ static int open_more(struct run *r, const struct opts *o)
 		return EXIT_IO;
 	}
 	if (o->wfile && inputs_linktype(&r->ins) < 0) {
-		fprintf(stderr, "gbpdump: -w writes one link type; the inputs have several\n");
+		fprintf(stderr, "gbpdump: -w writes one link type; the inputs have several (or "
+			"standard input after the first, whose link type is not known yet)\n");
 		return EXIT_USAGE;
 	}
 	return GO_ON;
