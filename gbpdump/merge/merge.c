@@ -31,6 +31,7 @@ void msum_free(struct msum *m)
 	free(m->flows);
 	free(m->cfirst);
 	free(m->clast);
+	free(m->error);
 	free(m->find);
 	memset(m, 0, sizeof(*m));
 }
@@ -411,6 +412,8 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 	m->nin = 1;
 	m->in[0].linktype = r->linktype;
 	m->in[0].records = m->records = r->records;
+	if (r->error && !(m->error = strdup(r->error)))
+		goto oom;
 	if (opts_from(&m->o, r, c != NULL) < 0)
 		return -1;
 	if (c) {
@@ -752,6 +755,8 @@ int msum_append(struct msum *a, const struct msum *b, const char *path)
 		cache_append(&p, b);
 	}
 	add_numbers(&p, a, b);
+	if (!a->error && b->error && !(a->error = strdup(b->error)))
+		p.oom = 1;
 	if (p.range) {
 		fprintf(stderr, "gbpdump: --merge: %s: a count or frame number past 2^64-1 once "
 			"merged: not merged\n", path);
@@ -858,6 +863,7 @@ static int print_stats(const struct msum *m, struct gd_out *o, int json,
 	tb.nv = (int)m->nvnis;
 	tb.ng = (int)m->ngroups;
 	tb.nc = nc;
+	tb.error = m->error;
 	stats_print_tables(&tb, o, groups, json, policy, json ? &tail : NULL);
 	if (!json)
 		approx_line(m, o);
@@ -903,6 +909,8 @@ static int print_check(const struct msum *m, struct gd_out *o, int json)
 		check_import(c, f->rule, f->level, f->count, occ, f->n);
 	}
 	check_import_unjudged(c, m->unjudged);
+	if (m->error) /* a capture was cut short: no verdict, as its run gave none */
+		check_set_error(c, 1, m->error);
 	track_sum(m, &s);
 	snprintf(limit, sizeof(limit), "track budget %llu bytes",
 		 (unsigned long long)(m->o.budget ? m->o.budget : VXGBP_TRACK_BUDGET_DEFAULT));
@@ -1064,6 +1072,10 @@ int merge_main(char **files, int nfiles, uint64_t max, int json, const char *gfi
 	rc = acc.o.check ? print_check(&acc, o, json) : print_stats(&acc, o, json, groups, policy);
 	if (rc == -1)
 		fprintf(stderr, "gbpdump: out of memory\n");
+	if (acc.error && rc >= 0) { /* as the run over the cut capture */
+		fprintf(stderr, "gbpdump: --merge: %s\n", acc.error);
+		rc = rc ? rc : 1;
+	}
 	if (out_flush(o) < 0 && rc >= 0) {
 		fprintf(stderr, "gbpdump: standard output: write error\n");
 		rc = 2;

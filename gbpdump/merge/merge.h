@@ -85,6 +85,8 @@ struct msum {
 	size_t ncache;          /* slots of cfirst and clast (0: --stats) */
 	struct msum_find *find;
 	size_t nfind;
+	char *error;            /* why a capture was not read to its end (the
+	                           first such input's), or NULL */
 };
 
 /* What main.c knows of the run that the summary records. */

@@ -237,6 +237,10 @@ void msum_write(const struct msum *m, struct gd_out *o)
 		   (unsigned long long)m->d_vnis, (unsigned long long)m->d_pairs,
 		   (unsigned long long)m->d_pair_bytes, (unsigned long long)m->approx_cache,
 		   (unsigned long long)m->approx_budget);
+	if (m->error) {
+		out_str(o, ",\"error\":");
+		out_json_str(o, m->error);
+	}
 	write_counts(o, "vnis", m->vnis, m->nvnis, 0);
 	write_counts(o, "groups", m->groups, m->ngroups, 1);
 	write_keys(m, o);
@@ -682,6 +686,20 @@ static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
 	return 0;
 }
 
+/* "error", present when the run ended early: a string. */
+static int read_error(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *e = jget(s, "error");
+
+	if (!e)
+		return 0;
+	if (e->t != J_STR)
+		return rd_fail(r, e, "a string expected", "error");
+	if (!(m->error = strdup(e->s)))
+		return rd_fail(r, e, "out of memory", NULL);
+	return 0;
+}
+
 static int read_inputs(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a = jget(s, "inputs");
@@ -743,6 +761,7 @@ static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
 	}
 	m->version = MSUM_VERSION;
 	if (read_opts(r, s, &m->o) || read_inputs(r, s, m) || read_numbers(r, s, m) ||
+	    read_error(r, s, m) ||
 	    read_counts(r, s, "vnis", 0, &m->vnis, &m->nvnis) ||
 	    read_counts(r, s, "groups", 1, &m->groups, &m->ngroups) ||
 	    read_pairs(r, s, m) || read_eps(r, s, m) || read_flows(r, s, m))

@@ -27,6 +27,17 @@ for j in 1 2; do
 	[ $? = 1 ] || err "-j $j --stats --json: exit not 1"
 	grep -q "\"error\":\"[^\"]*$msg\"}" "$tmp/s.json" || err "-j $j --stats --json: no error"
 done
+# --merge of a whole capture and the cut one: as one run over both, the
+# error kept, no verdict, exit 1
+"$G" -r "$FIX/basic-gbp.pcap" --check --json > "$tmp/w.json"
+"$G" -r "$tmp/cut.pcap" --check --json > "$tmp/c.json" 2> /dev/null
+"$G" --merge --json "$tmp/w.json" "$tmp/c.json" > "$tmp/m.json" 2> "$tmp/e"
+[ $? = 1 ] || err "--merge of a cut capture's summary: exit not 1"
+grep -q "\"error\":\"[^\"]*$msg\",\"verdict\":\"error\",\"exit\":1}" "$tmp/m.json" ||
+	err "--merge: $(head -c 300 "$tmp/m.json")"
+grep -q "^gbpdump: --merge: .*$msg" "$tmp/e" || err "--merge: stderr $(cat "$tmp/e")"
+"$G" --merge "$tmp/w.json" "$tmp/c.json" 2> /dev/null | grep -q '^verdict: ERROR ' ||
+	err "--merge text: no ERROR verdict"
 # a whole capture has neither
 "$G" -r "$FIX/basic-gbp.pcap" --check --json | grep -q '"error"' && err "a whole capture: error"
 "$G" -r "$FIX/basic-gbp.pcap" --stats --json | grep -q '"error"' && err "a whole capture: error"
