@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,59 @@ static int check_target(struct afile *a, const struct afile_opts *o, char *errbu
 	return 0;
 }
 
+/*
+ * Interrupted runs publish nothing and leave nothing: SIGINT, SIGTERM and
+ * SIGHUP remove the temporary files being written, then end the process
+ * as they would have (the handler is reset, the signal raised again).  A
+ * process that handles one of them itself keeps its handler: gbpdump -i
+ * ends a capture on SIGINT and keeps its -w file, as tcpdump does.  The
+ * handler can only reach what is static, hence this table of the open
+ * files' temporary names (each an afile's own tmp).
+ */
+#define LIVE_MAX 16
+static const char *volatile live[LIVE_MAX];
+
+/* Not SA_RESETHAND: timeout(1) signals the process and then its group, and
+ * the second signal, taken by another thread with the default action back,
+ * killed the process before the first thread's unlink.  Every thread that
+ * takes one unlinks all before it lets the default action happen. */
+static void on_fatal_signal(int sig)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i])
+			unlink(live[i]);
+	signal(sig, SIG_DFL);
+	raise(sig); /* blocked in the handler: delivered when it returns */
+}
+
+static void live_add(const char *tmp)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa, old;
+
+		if (sigaction(sigs[i], NULL, &old) || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal_signal;
+		sigfillset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (!live[i]) {
+			live[i] = tmp;
+			return;
+		}
+}
+
+static void live_drop(const char *tmp)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] == tmp)
+			live[i] = NULL;
+}
+
 /* The temporary file NAME.tmp.XXXXXX beside NAME, opened for writing. */
 static int make_tmp(struct afile *a, char *errbuf)
 {
@@ -111,6 +165,7 @@ static int make_tmp(struct afile *a, char *errbuf)
 		a->tmp[0] = '\0';
 		return errf(errbuf, "%s: %s", a->path, strerror(e));
 	}
+	live_add(a->tmp);
 	/* mkstemp makes 0600: give the file what fopen(3) would */
 	mask = umask(0);
 	umask(mask);
@@ -119,6 +174,7 @@ static int make_tmp(struct afile *a, char *errbuf)
 
 		close(fd);
 		unlink(a->tmp);
+		live_drop(a->tmp);
 		a->tmp[0] = '\0';
 		return errf(errbuf, "%s: %s", a->path, strerror(e));
 	}
@@ -238,6 +294,7 @@ int afile_close(struct afile *a, int keep, char *errbuf)
 		rc = -1;
 	if (!keep || rc < 0)
 		unlink(a->tmp); /* else it is NAME now (renamed, or linked and unlinked) */
+	live_drop(a->tmp);
 	a->tmp[0] = '\0';
 	return rc;
 }

@@ -36,6 +36,7 @@
 #include "progress.h"
 #include "reader.h"
 #include "report.h"
+#include "lines.h"
 #include "merge.h"
 #include "stats.h"
 #include "tabmem.h"
@@ -62,7 +63,8 @@ static void usage_input(FILE *f)
 {
 	fputs(
 "Usage: gbpdump [-r FILE | -i IFACE] [options] [BPF expression]\n"
-"       gbpdump --merge [--json] [--groups FILE] [--policy FILE] SUMMARY...\n"
+"       gbpdump --merge [--json] [--groups FILE] [--policy FILE]\n"
+"               [--merge-max-size BYTES] SUMMARY...\n"
 "Print VXLAN and VXLAN Group Policy (draft-smith-vxlan-group-policy) traffic.\n"
 "\n"
 "Input:\n"
@@ -150,6 +152,8 @@ static void usage(FILE *f)
 "                  JSON object\n"
 "  --merge SUMMARY...  the summaries of --stats/--check --json, in capture order,\n"
 "                  as one run over all their captures prints (docs/merge.md)\n"
+"  --merge-max-size BYTES\n"
+"                  refuse a summary larger than this (k, M, G; default 1G)\n"
 "  --junit FILE    also write the --check results (implies it) to FILE as JUnit\n"
 "                  XML: a test case per rule, failed by MUST or SHOULD findings\n"
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
@@ -166,8 +170,9 @@ static void usage(FILE *f)
 "                  the matrix) of --check, --stats, --json and -v; suffixes\n"
 "                  k, M, G (1024-based); default 256M.  When they are full,\n"
 "                  new keys are not tracked and a warning says how many\n"
-"  -w FILE         write the matching frames to FILE (classic pcap); never\n"
-"                  overwrites the input, nor an existing FILE without --force\n"
+"  -w FILE         write the matching frames to FILE (classic pcap; '-':\n"
+"                  standard output); never overwrites the input, nor an\n"
+"                  existing FILE without --force\n"
 "  --force         let -w, --report, --junit or --sarif replace an existing file\n"
 "  -q, --quiet     no progress line (shown on standard error when it is a\n"
 "                  terminal, while a file is read for --stats, --check, -w,\n"
@@ -178,7 +183,10 @@ static void usage(FILE *f)
 "record: everything before it was processed); 2 a usage, I/O or resource\n"
 "error (out of memory).\n"
 "With --check: 0 pass, 3 warn (SHOULD findings only), 4 fail (a MUST finding);\n"
-"1 and 2 as above take precedence.\n");
+"1 and 2 as above take precedence, and the verdict is then ERROR.\n"
+"A run that fails (an I/O error, out of memory, a signal) puts no output file\n"
+"in place and leaves no temporary file; -w keeps the frames read before a data\n"
+"problem (1), as tcpdump does.\n");
 }
 
 /* ---- options ---- */
@@ -207,6 +215,7 @@ struct opts {
 	int merge;                 /* --merge: the summaries below (merge.c) */
 	char **mfiles;
 	int nmfiles;
+	size_t merge_max;          /* --merge-max-size; 0: MSUM_MAX_DEFAULT */
 };
 
 static int parse_u32(const char *s, uint32_t max, uint32_t *v)
@@ -228,7 +237,7 @@ enum {
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
 enum { OPT_JUNIT = 0x1100, OPT_SARIF }; /* --junit, --sarif FILE (check_ci.c) */
 enum { OPT_RING = 0x1200 }; /* --ring-size SIZE (live.c) */
-enum { OPT_MERGE = 0x1300 }; /* --merge FILE... (merge.c) */
+enum { OPT_MERGE = 0x1300, OPT_MERGE_MAX }; /* --merge FILE..., --merge-max-size (merge.c) */
 
 static int bad_value(const char *opt, const char *want, const char *got)
 {
@@ -265,6 +274,11 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 		if (parse_u32(arg, VXGBP_VNI_MAX, &o->vni))
 			return bad_value("--vni", "a VNI 0-16777215", arg);
 		o->want_vni = 1;
+		return GO_ON;
+	case OPT_MERGE_MAX:
+		if (cli_parse_size(arg, &o->merge_max) || !o->merge_max)
+			return bad_value("--merge-max-size", "a positive size in bytes (k, M, G "
+					 "suffixes)", arg);
 		return GO_ON;
 	default: /* OPT_BUDGET */
 		if (cli_parse_size(arg, &o->budget))
@@ -393,6 +407,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_GBP:
 	case OPT_VNI:
 	case OPT_BUDGET:
+	case OPT_MERGE_MAX:
 		return parse_num_opt(o, c, arg);
 	default:
 		usage(stderr);
@@ -435,6 +450,10 @@ static int check_combos(const struct opts *o)
 	}
 	if (o->merge)
 		return GO_ON;
+	if (o->merge_max) {
+		fprintf(stderr, "gbpdump: --merge-max-size goes with --merge\n");
+		return EXIT_USAGE;
+	}
 	if (!o->rfile == !o->iface) {
 		fprintf(stderr, "gbpdump: give exactly one of -r FILE or -i IFACE "
 			"(gbpdump --help)\n");
@@ -568,6 +587,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "ring-size", required_argument, NULL, OPT_RING },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "merge", no_argument, NULL, OPT_MERGE },
+		{ "merge-max-size", required_argument, NULL, OPT_MERGE_MAX },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -595,41 +615,40 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return GO_ON;
 }
 
+struct groups_load {
+	struct vxgbp_groups *g;
+	const char *path;
+};
+
+/* One line of --groups FILE into the table (lines.h). */
+static int groups_line(void *ctx, unsigned long lineno, char *line, size_t len)
+{
+	const char *path = ((struct groups_load *)ctx)->path;
+	size_t col;
+	int r = vxgbp_groups_parse_line(((struct groups_load *)ctx)->g, line, len, &col);
+
+	if (r == VXGBP_E_SYNTAX)
+		fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
+			"NAME up to 31 characters)\n", path, lineno, col + 1);
+	else if (r < 0)
+		fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
+	return r < 0 ? -1 : 0;
+}
+
 /* Load --groups FILE into g.  0, or -1 after printing an error. */
 static int load_groups(struct vxgbp_groups *g, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	unsigned long lineno = 0;
-	int rc = 0;
+	struct groups_load l = { g, path };
+	int rc;
 
 	if (!f) {
 		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
-		size_t col, len = strlen(line);
-		int r;
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
-			rc = -1;
-		} else if ((r = vxgbp_groups_parse_line(g, line, len, &col)) == VXGBP_E_SYNTAX) {
-			fprintf(stderr, "gbpdump: %s:%lu:%zu: expected 'ID NAME' (ID 0-65535, "
-				"NAME up to 31 characters)\n", path, lineno, col + 1);
-			rc = -1;
-		} else if (r < 0) {
-			fprintf(stderr, "gbpdump: %s:%lu: %s\n", path, lineno, vxgbp_strerror(r));
-			rc = -1;
-		}
-	}
-	if (!rc && ferror(f)) {
-		fprintf(stderr, "gbpdump: %s: read error\n", path);
-		rc = -1;
-	}
+	rc = lines_read(f, "gbpdump", path, 1023, groups_line, &l);
 	fclose(f);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 /* ---- one run ---- */
@@ -820,7 +839,8 @@ static int open_more(struct run *r, const struct opts *o)
 		return EXIT_IO;
 	}
 	if (o->wfile && inputs_linktype(&r->ins) < 0) {
-		fprintf(stderr, "gbpdump: -w writes one link type; the inputs have several\n");
+		fprintf(stderr, "gbpdump: -w writes one link type; the inputs have several (or "
+			"standard input after the first, whose link type is not known yet)\n");
 		return EXIT_USAGE;
 	}
 	return GO_ON;
@@ -1088,7 +1108,7 @@ static void summary_run(const struct run *r, const struct opts *o, struct msum_r
 	*m = (struct msum_run){ o->rfile, r->rd.linktype, r->rd.count, o->profile, o->no_csum,
 				o->budget, o->gfile, o->pfile, o->filter,
 				o->want_vni ? (int64_t)o->vni : -1,
-				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count };
+				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count, NULL };
 }
 
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */
@@ -1110,6 +1130,11 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
 	summary_run(r, o, &ms);
+	if (rr < 0) { /* the JSON says so, and no verdict is given on part of a capture */
+		ms.error = r->errbuf;
+		if (r->chk)
+			check_set_error(r->chk, EXIT_DATA, r->errbuf);
+	}
 	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
 					     o->rfile ? o->rfile : o->iface)
 			 : o->json ? merge_stats_run(&ms, r->trk, r->out, &r->groups, r->policy)
@@ -1186,8 +1211,8 @@ static int run_merge(struct run *r, const struct opts *o)
 		return rc;
 	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
 		return EXIT_USAGE;
-	return merge_main(o->mfiles, o->nmfiles, o->json, o->gfile, o->pfile, &r->groups,
-			  r->policy);
+	return merge_main(o->mfiles, o->nmfiles, o->merge_max ? o->merge_max : MSUM_MAX_DEFAULT,
+			  o->json, o->gfile, o->pfile, &r->groups, r->policy);
 }
 
 int main(int argc, char **argv)

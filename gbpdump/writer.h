@@ -33,7 +33,7 @@ static inline int writer_open(struct gd_writer *w, const char *path,
 			      uint32_t snaplen, int nsec, char *errbuf)
 {
 	struct pcapw_opts o = {
-		.flags = (force ? PCAPW_FORCE : 0) | (nsec ? PCAPW_NSEC : 0),
+		.flags = (force ? PCAPW_FORCE : 0) | (nsec ? PCAPW_NSEC : 0) | PCAPW_STDOUT,
 		.linktype = linktype,
 		.snaplen = snaplen,
 		.inputs = inputs,

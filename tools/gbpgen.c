@@ -21,6 +21,7 @@
 #include <vxgbp_internal.h>
 
 #include "cli.h"
+#include "lines.h"
 #include "pcap_writer.h"
 
 /* Records stay below the capture's snap length (262144): BIG TCP frames of
@@ -1386,32 +1387,42 @@ static int run_spec(struct gen *g, const char *text, const char *where)
 	return g->mixing ? keep_spec(g, &s, where) : emit(g, &s, where);
 }
 
+struct specs {
+	struct gen *g;
+	const char *file;
+};
+
+/* One line of a spec file (lines.h): '#' to its end a comment. */
+static int spec_line(void *ctx, unsigned long lineno, char *line, size_t len)
+{
+	struct specs *sp = ctx;
+	char *hash = strchr(line, '#');
+	char where[4200];
+
+	(void)len;
+	if (hash)
+		*hash = '\0';
+	if (strspn(line, " \t\r\n") == strlen(line))
+		return 0;
+	snprintf(where, sizeof(where), "%s:%lu", sp->file, lineno);
+	return run_spec(sp->g, line, where);
+}
+
 /* Every spec of a spec file ('-': standard input), one a line. */
 static int run_specfile(struct gen *g, const char *specfile)
 {
 	FILE *sf = strcmp(specfile, "-") ? fopen(specfile, "r") : stdin;
-	char line[4096], where[4200];
-	unsigned long lineno = 0;
-	int rc = 0;
+	struct specs sp = { g, specfile };
+	int rc;
 
 	if (!sf) {
 		fprintf(stderr, "%s: %s: %s\n", prog, specfile, strerror(errno));
 		return 2;
 	}
-	while (!rc && fgets(line, sizeof(line), sf)) {
-		char *hash = strchr(line, '#');
-
-		lineno++;
-		if (hash)
-			*hash = '\0';
-		if (strspn(line, " \t\r\n") == strlen(line))
-			continue;
-		snprintf(where, sizeof(where), "%s:%lu", specfile, lineno);
-		rc = run_spec(g, line, where);
-	}
+	rc = lines_read(sf, prog, specfile, 4095, spec_line, &sp);
 	if (sf != stdin)
 		fclose(sf);
-	return rc;
+	return rc < 0 ? 2 : rc;
 }
 
 struct args {

@@ -127,30 +127,45 @@ void inputs_list_free(char **names)
 
 /* One more input: its reader, parse options and BPF program.  0, or -1. */
 static int input_open(struct gd_inputs *s, struct gd_input *in, const char *name,
-		      unsigned flags, const char *filter, char *errbuf)
+		      char *errbuf)
 {
-	if (reader_open(&in->rd, name, flags, errbuf) < 0)
+	memset(in, 0, sizeof(*in));
+	if (reader_open(&in->rd, name, s->flags, errbuf) < 0)
 		return -1;
 	in->rd_open = 1;
 	in->popts = *s->first_fc->popts;
 	in->popts.linktype = in->rd.linktype;
 	in->fc = *s->first_fc;
 	in->fc.popts = &in->popts;
-	if (!filter)
+	if (!s->filter)
 		return 0;
 	if (!(in->dead = gd_pcap_filter(reader_dlt(&in->rd),
 					in->rd.snaplen ? (int)in->rd.snaplen : 262144,
-					PCAP_TSTAMP_PRECISION_NANO, filter, &in->prog, name, errbuf,
-					GD_ERRBUF)))
+					PCAP_TSTAMP_PRECISION_NANO, s->filter, &in->prog, name,
+					errbuf, GD_ERRBUF)))
 		return -1;
 	in->have_prog = 1;
 	in->fc.prog = &in->prog;
 	return 0;
 }
 
+static void input_close(struct gd_input *in)
+{
+	if (in->have_prog)
+		pcap_freecode(&in->prog);
+	if (in->dead)
+		pcap_close(in->dead);
+	if (in->rd_open)
+		reader_close(&in->rd);
+	memset(in, 0, sizeof(*in));
+}
+
 int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
 		const char *filter, char *errbuf)
 {
+	s->names = names;
+	s->flags = flags;
+	s->filter = filter;
 	s->n = n;
 	s->cur = 0;
 	s->rd = s->first;
@@ -160,22 +175,44 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 		s->progress = NULL; /* nothing to tick */
 	if (n < 2)
 		return 0;
-	if (!(s->more = calloc(n - 1, sizeof(*s->more)))) {
+	if (!(s->linktype = calloc(n - 1, sizeof(*s->linktype)))) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		return -1;
 	}
-	for (unsigned i = 1; i < n; i++)
-		if (input_open(s, &s->more[i - 1], names[i], flags, filter, errbuf) < 0)
+	for (unsigned i = 1; i < n; i++) {
+		s->linktype[i - 1] = -1;
+		if (!strcmp(names[i], "-")) /* read once, when its turn comes */
+			continue;
+		if (input_open(s, &s->in, names[i], errbuf) < 0)
 			return -1;
+		s->linktype[i - 1] = s->in.rd.linktype;
+		input_close(&s->in);
+	}
 	return 0;
 }
 
 int inputs_linktype(const struct gd_inputs *s)
 {
 	for (unsigned i = 1; i < s->n; i++)
-		if (s->more[i - 1].rd.linktype != s->first->linktype)
+		if (s->linktype[i - 1] != s->first->linktype)
 			return -1;
 	return s->first->linktype;
+}
+
+/* Go on with the next input: the one read is closed (a -j batch that holds
+ * its mapped window keeps the window, reader.h), the next opened.  0, or
+ * -1 with errbuf. */
+static int next_input(struct gd_inputs *s, char *errbuf)
+{
+	s->base += s->rd->count;
+	if (s->cur > 0)
+		input_close(&s->in);
+	s->cur++;
+	if (input_open(s, &s->in, s->names[s->cur], errbuf) < 0)
+		return -1;
+	s->rd = &s->in.rd;
+	s->fc = &s->in.fc;
+	return 0;
 }
 
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
@@ -197,10 +234,8 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		}
 		if (rr < 0 || s->cur + 1 >= s->n)
 			return rr;
-		s->base += s->rd->count;
-		s->cur++;
-		s->rd = &s->more[s->cur - 1].rd;
-		s->fc = &s->more[s->cur - 1].fc;
+		if (next_input(s, errbuf) < 0)
+			return -1;
 	}
 }
 
@@ -216,6 +251,7 @@ void inputs_walk_end_cb(void *ctx, const struct gd_walk *w)
 
 void inputs_restart(struct gd_inputs *s)
 {
+	input_close(&s->in);
 	s->cur = 0;
 	s->base = 0;
 	s->rd = s->first;
@@ -224,17 +260,8 @@ void inputs_restart(struct gd_inputs *s)
 
 void inputs_close(struct gd_inputs *s)
 {
-	for (unsigned i = 0; s->more && i + 1 < s->n; i++) {
-		struct gd_input *in = &s->more[i];
-
-		if (in->have_prog)
-			pcap_freecode(&in->prog);
-		if (in->dead)
-			pcap_close(in->dead);
-		if (in->rd_open)
-			reader_close(&in->rd);
-	}
-	free(s->more);
-	s->more = NULL;
+	input_close(&s->in);
+	free(s->linktype);
+	s->linktype = NULL;
 	s->n = 0;
 }

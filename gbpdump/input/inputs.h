@@ -11,7 +11,12 @@
  * readers' own numbers stay in their error messages, with the file's name
  * and offset); each input has its own link type, hence its own parse
  * options and BPF program (the frame configuration of frame.h).  The run's
- * first input is read by main.c's reader; inputs.c opens the others.
+ * first input is read by main.c's reader; inputs.c opens the others, each
+ * when its turn comes and closed when it is read, so the number of inputs
+ * is limited by nothing but disk (`ulimit -n` does not count them).  They
+ * are all opened once at the start, one after the other, to find what is
+ * wrong with any (unreadable, not a capture, a filter its link type cannot
+ * take) before a frame is printed, and to learn their link types.
  */
 #ifndef GBPDUMP_INPUTS_H
 #define GBPDUMP_INPUTS_H
@@ -35,7 +40,11 @@ struct gd_input {
 struct gd_inputs {
 	struct gd_reader *first;     /* main.c's reader of names[0] */
 	const struct gd_frame_cfg *first_fc;
-	struct gd_input *more;       /* names[1..n-1] */
+	struct gd_input in;          /* names[cur] when cur > 0: the one open */
+	char *const *names;          /* names[0..n-1] */
+	unsigned flags;              /* reader_open()'s */
+	const char *filter;          /* the BPF expression, or NULL */
+	int *linktype;               /* of names[1..n-1]; -1: standard input */
 	unsigned n, cur;             /* inputs; the one being read */
 	struct gd_reader *rd;        /* its reader and frame configuration */
 	const struct gd_frame_cfg *fc;
@@ -50,13 +59,15 @@ int inputs_list(const char *const *args, unsigned nargs, char ***names, unsigned
 		char *errbuf);
 void inputs_list_free(char **names);
 
-/* Open names[1..n-1] after the first (its reader and frame configuration
- * are main.c's: s->first, s->first_fc and s->progress are set before);
- * filter: the BPF expression or NULL.  0, or -1 with errbuf; inputs_close()
- * in any case. */
+/* Check names[1..n-1], the inputs after the first (its reader and frame
+ * configuration are main.c's: s->first, s->first_fc and s->progress are
+ * set before), each opened and closed again; names and filter (the BPF
+ * expression or NULL) are kept until inputs_close().  0, or -1 with
+ * errbuf; inputs_close() in any case. */
 int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
 		const char *filter, char *errbuf);
-/* The link type every input has, or -1 when they differ (-w writes one). */
+/* The link type every input has, or -1 when they differ or one of them is
+ * standard input after the first (-w writes one, known before). */
 int inputs_linktype(const struct gd_inputs *s);
 /* The gd_par_src callback (parallel.h), for -j 1 as well (win: NULL). */
 int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,

@@ -31,6 +31,7 @@ void msum_free(struct msum *m)
 	free(m->flows);
 	free(m->cfirst);
 	free(m->clast);
+	free(m->error);
 	free(m->find);
 	memset(m, 0, sizeof(*m));
 }
@@ -83,6 +84,38 @@ static int find_cmp(const void *a, const void *b)
 	const struct msum_find *x = a, *y = b;
 
 	return x->level != y->level ? (x->level < y->level ? -1 : 1) : u_cmp(x->rule, y->rule);
+}
+
+/* Whether the n elements of v are in strictly increasing cmp order; the
+ * first that is not into *row. */
+static int ascending(const void *v, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *), size_t *row)
+{
+	const unsigned char *b = v;
+
+	for (size_t i = 1; i < n; i++)
+		if (cmp(b + (i - 1) * size, b + i * size) >= 0) {
+			*row = i;
+			return 0;
+		}
+	return 1;
+}
+
+const char *msum_unordered(const struct msum *m, size_t *row)
+{
+	if (!ascending(m->vnis, m->nvnis, sizeof(*m->vnis), count_cmp, row))
+		return "vnis";
+	if (!ascending(m->groups, m->ngroups, sizeof(*m->groups), count_cmp, row))
+		return "groups";
+	if (!ascending(m->pairs, m->npairs, sizeof(*m->pairs), pair_cmp, row))
+		return "pairs";
+	if (!ascending(m->eps, m->neps, sizeof(*m->eps), ep_cmp, row))
+		return "endpoints";
+	if (!ascending(m->flows, m->nflows, sizeof(*m->flows), flow_cmp, row))
+		return "flows";
+	if (!ascending(m->find, m->nfind, sizeof(*m->find), find_cmp, row))
+		return "findings";
+	return NULL;
 }
 
 /*
@@ -379,6 +412,8 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 	m->nin = 1;
 	m->in[0].linktype = r->linktype;
 	m->in[0].records = m->records = r->records;
+	if (r->error && !(m->error = strdup(r->error)))
+		goto oom;
 	if (opts_from(&m->o, r, c != NULL) < 0)
 		return -1;
 	if (c) {
@@ -411,6 +446,13 @@ struct app {
 	int oom;
 	int range;           /* a count or frame number past 2^64-1 */
 };
+
+/* *x += y, or p->range set and *x left: a merged count never wraps. */
+static void add_u64(struct app *p, uint64_t *x, uint64_t y)
+{
+	if (__builtin_add_overflow(*x, y, x))
+		p->range = 1;
+}
 
 static int rule_level(const struct gd_check *c, unsigned rule)
 {
@@ -505,11 +547,11 @@ static void own_findings(struct app *p, const struct msum *b)
 
 		if (!f)
 			return;
-		f->count += g->count;
+		add_u64(p, &f->count, g->count);
 		for (unsigned j = 0; j < g->n; j++) {
 			struct msum_occ oc = g->first[j];
 
-			oc.frame += p->off;
+			add_u64(p, &oc.frame, p->off);
 			oc.tie = 1;
 			if (cross_rule(g->rule))
 				shift_what(oc.what, sizeof(oc.what), p->off);
@@ -568,8 +610,8 @@ static void combine(struct app *p, enum ekind k, void *out, const void *x, const
 		struct vxgbp_track_count *co = out;
 
 		*co = x ? *(const struct vxgbp_track_count *)x : (struct vxgbp_track_count){ cy->key, 0, 0 };
-		co->frames += cy->frames;
-		co->bytes += cy->bytes;
+		add_u64(p, &co->frames, cy->frames);
+		add_u64(p, &co->bytes, cy->bytes);
 		return;
 	}
 	if ((rule = vxgbp_track_entry_append(out, x, y, kinds[k], p->off)) < 0) {
@@ -622,7 +664,7 @@ static void cache_append(struct app *p, const struct msum *b)
 
 		if (!cur.frame)
 			continue;
-		cur.frame += p->off;
+		add_u64(p, &cur.frame, p->off);
 		if ((rule = vxgbp_track_cache_judge(prev, &cur))) {
 			struct msum_occ oc = { cur.frame, cur.off, 1, "" };
 
@@ -644,7 +686,7 @@ static void cache_append(struct app *p, const struct msum *b)
 			a->cfirst[i] = cur;
 		if (b->clast[i].frame) {
 			a->clast[i] = b->clast[i];
-			a->clast[i].frame += p->off;
+			add_u64(p, &a->clast[i].frame, p->off);
 		}
 	}
 }
@@ -674,23 +716,14 @@ static int append_inputs(struct msum *a, const struct msum *b)
 	return 0;
 }
 
-static void add_numbers(struct msum *a, const struct msum *b)
+/* The run's totals: a's plus b's, each checked (p->range). */
+static void add_numbers(struct app *p, struct msum *a, const struct msum *b)
 {
-	a->records += b->records;
-	a->frames += b->frames;
-	a->bytes += b->bytes;
-	a->vxlan += b->vxlan;
-	a->gbp += b->gbp;
-	a->other += b->other;
-	a->unparsed += b->unparsed;
-	a->unjudged += b->unjudged;
-	a->d_eps += b->d_eps;
-	a->d_flows += b->d_flows;
-	a->d_vnis += b->d_vnis;
-	a->d_pairs += b->d_pairs;
-	a->d_pair_bytes += b->d_pair_bytes;
-	a->approx_cache += b->approx_cache;
-	a->approx_budget += b->approx_budget;
+#define ADD(f) add_u64(p, &a->f, b->f)
+	ADD(records); ADD(frames); ADD(bytes); ADD(vxlan); ADD(gbp); ADD(other);
+	ADD(unparsed); ADD(unjudged); ADD(d_eps); ADD(d_flows); ADD(d_vnis); ADD(d_pairs);
+	ADD(d_pair_bytes); ADD(approx_cache); ADD(approx_budget);
+#undef ADD
 }
 
 int msum_append(struct msum *a, const struct msum *b, const char *path)
@@ -721,20 +754,24 @@ int msum_append(struct msum *a, const struct msum *b, const char *path)
 		own_findings(&p, b);
 		cache_append(&p, b);
 	}
+	add_numbers(&p, a, b);
+	if (!a->error && b->error && !(a->error = strdup(b->error)))
+		p.oom = 1;
 	if (p.range) {
 		fprintf(stderr, "gbpdump: --merge: %s: a count or frame number past 2^64-1 once "
 			"merged: not merged\n", path);
+		rc = -2;
 		goto out;
 	}
 	if (p.oom || append_inputs(a, b) < 0)
 		goto oom;
-	add_numbers(a, b);
 	if (a->nfind)
 		qsort(a->find, a->nfind, sizeof(*a->find), find_cmp);
 	rc = 0;
 	goto out;
 oom:
 	fprintf(stderr, "gbpdump: --merge: %s: out of memory\n", path);
+	rc = -2;
 out:
 	check_free(p.lv);
 	return rc;
@@ -757,7 +794,9 @@ static int cell_cmp(const void *a, const void *b)
 }
 
 /* The matrix: each pair's destination resolved through the endpoints
- * (what it last sent GBP with), equal cells summed. */
+ * (what it last sent GBP with), equal cells summed.  The cells, -1 when
+ * memory ran out, -2 when a sum would pass 2^64-1 (the pairs of a
+ * summary made by hand need not add up to its frames). */
 static int matrix_of(const struct msum *m, struct vxgbp_track_cell **out)
 {
 	struct vxgbp_track_cell *c = calloc(m->npairs ? m->npairs : 1, sizeof(*c));
@@ -777,8 +816,12 @@ static int matrix_of(const struct msum *m, struct vxgbp_track_cell **out)
 		qsort(c, m->npairs, sizeof(*c), cell_cmp);
 	for (size_t i = 0; i < m->npairs; i++) {
 		if (w && c[w - 1].src == c[i].src && c[w - 1].dst == c[i].dst) {
-			c[w - 1].frames += c[i].frames;
-			c[w - 1].bytes += c[i].bytes;
+			if (__builtin_add_overflow(c[w - 1].frames, c[i].frames, &c[w - 1].frames) ||
+			    __builtin_add_overflow(c[w - 1].bytes, c[i].bytes, &c[w - 1].bytes)) {
+				free(c);
+				*out = NULL;
+				return -2;
+			}
 		} else {
 			c[w++] = c[i];
 		}
@@ -804,8 +847,11 @@ static int print_stats(const struct msum *m, struct gd_out *o, int json,
 	struct stats_tail tail = { tail_summary, (void *)m };
 	int nc = matrix_of(m, &tb.c);
 
+	if (nc == -2)
+		fprintf(stderr, "gbpdump: --merge: a cell of the group matrix passes 2^64-1 "
+			"frames or bytes: not merged\n");
 	if (nc < 0)
-		return -1;
+		return nc;
 	tb.s.frames = m->frames;
 	tb.s.bytes = m->bytes;
 	tb.s.vxlan = m->vxlan;
@@ -817,6 +863,7 @@ static int print_stats(const struct msum *m, struct gd_out *o, int json,
 	tb.nv = (int)m->nvnis;
 	tb.ng = (int)m->ngroups;
 	tb.nc = nc;
+	tb.error = m->error;
 	stats_print_tables(&tb, o, groups, json, policy, json ? &tail : NULL);
 	if (!json)
 		approx_line(m, o);
@@ -862,6 +909,8 @@ static int print_check(const struct msum *m, struct gd_out *o, int json)
 		check_import(c, f->rule, f->level, f->count, occ, f->n);
 	}
 	check_import_unjudged(c, m->unjudged);
+	if (m->error) /* a capture was cut short: no verdict, as its run gave none */
+		check_set_error(c, 1, m->error);
 	track_sum(m, &s);
 	snprintf(limit, sizeof(limit), "track budget %llu bytes",
 		 (unsigned long long)(m->o.budget ? m->o.budget : VXGBP_TRACK_BUDGET_DEFAULT));
@@ -886,6 +935,7 @@ int merge_stats_run(const struct msum_run *r, const struct vxgbp_track *t, struc
 
 	if (msum_from_run(&m, r, t, NULL) == 0 && stats_tables_get(t, &tb) == 0) {
 		tail = (struct stats_tail){ tail_summary, &m };
+		tb.error = r->error;
 		stats_print_tables(&tb, o, groups, 1, policy, &tail);
 		rc = 0;
 	}
@@ -965,13 +1015,13 @@ static int hash_agrees(const char *what, const char *want, const char *file,
 }
 
 /* Every summary appended into *acc.  0, or the exit status. */
-static int read_all(struct msum *acc, char **files, int nfiles)
+static int read_all(struct msum *acc, char **files, int nfiles, uint64_t max)
 {
 	for (int i = 0; i < nfiles; i++) {
 		struct msum b;
 		int rc;
 
-		if ((rc = msum_read(i ? &b : acc, files[i])) < 0) {
+		if ((rc = msum_read(i ? &b : acc, files[i], max)) < 0) {
 			if (i)
 				msum_free(&b);
 			return rc == -2 ? 2 : 1; /* as gbpdump -r: I/O 2, data 1 */
@@ -981,12 +1031,12 @@ static int read_all(struct msum *acc, char **files, int nfiles)
 		rc = msum_append(acc, &b, files[i]);
 		msum_free(&b);
 		if (rc < 0)
-			return 1;
+			return rc == -2 ? 2 : 1;
 	}
 	return 0;
 }
 
-int merge_main(char **files, int nfiles, int json, const char *gfile, const char *pfile,
+int merge_main(char **files, int nfiles, uint64_t max, int json, const char *gfile, const char *pfile,
 	       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
 {
 	struct msum acc;
@@ -998,7 +1048,7 @@ int merge_main(char **files, int nfiles, int json, const char *gfile, const char
 		return 2;
 	}
 	memset(&acc, 0, sizeof(acc));
-	if ((rc = read_all(&acc, files, nfiles))) {
+	if ((rc = read_all(&acc, files, nfiles, max))) {
 		msum_free(&acc);
 		return rc;
 	}
@@ -1020,8 +1070,12 @@ int merge_main(char **files, int nfiles, int json, const char *gfile, const char
 	}
 	out_init(o, 1);
 	rc = acc.o.check ? print_check(&acc, o, json) : print_stats(&acc, o, json, groups, policy);
-	if (rc < 0)
+	if (rc == -1)
 		fprintf(stderr, "gbpdump: out of memory\n");
+	if (acc.error && rc >= 0) { /* as the run over the cut capture */
+		fprintf(stderr, "gbpdump: --merge: %s\n", acc.error);
+		rc = rc ? rc : 1;
+	}
 	if (out_flush(o) < 0 && rc >= 0) {
 		fprintf(stderr, "gbpdump: standard output: write error\n");
 		rc = 2;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * merge.h - mergeable summaries (docs/merge.md): what `--stats --json` and
- * `--check --json` add to their document ("summary", format version 1), and
+ * `--check --json` add to their document ("summary", format version 2), and
  * `gbpdump --merge a.json b.json ...`, which combines such summaries, in
  * capture order, into what one run over all the inputs prints.
  *
@@ -21,7 +21,11 @@
 #include "check.h"
 #include "out.h"
 
-#define MSUM_VERSION 1
+#define MSUM_VERSION 2 /* 2: a group that is none is null, not 65536 or 131072 */
+/* The largest summary --merge reads without --merge-max-size: a summary of
+ * the default track budget is well below it, and a larger file is a
+ * mistake (a capture, /dev/urandom) rather than a summary. */
+#define MSUM_MAX_DEFAULT ((uint64_t)1 << 30)
 /* Slots of libvxgbp's recent-frame cache (the slot is the low bits of the
  * hash: a slot number above it cannot come from this library). */
 #define MSUM_SLOTS 65536u
@@ -82,6 +86,8 @@ struct msum {
 	size_t ncache;          /* slots of cfirst and clast (0: --stats) */
 	struct msum_find *find;
 	size_t nfind;
+	char *error;            /* why a capture was not read to its end (the
+	                           first such input's), or NULL */
 };
 
 /* What main.c knows of the run that the summary records. */
@@ -95,6 +101,7 @@ struct msum_run {
 	const char *gfile, *pfile, *filter;
 	int64_t vni, gbp;
 	uint64_t count;  /* -c: a summary of a cut run is refused at merge */
+	const char *error; /* why the capture was not read to its end, or NULL */
 };
 
 void msum_free(struct msum *m);
@@ -106,10 +113,16 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 void msum_write(const struct msum *m, struct gd_out *o);
 /* Read the summary member of file path's document into m.  0, or -1 after
  * one line on standard error naming the file (and the byte offset); -2
- * when the file cannot be read at all. */
-int msum_read(struct msum *m, const char *path);
-/* Append b (the next capture) to a.  0, or -1 after a message naming path
- * (b's file). */
+ * when the file cannot be read at all: unreadable, over max bytes, or
+ * memory ran out. */
+int msum_read(struct msum *m, const char *path, uint64_t max);
+/* A summary holds each key once, its tables sorted (as msum_from_run
+ * writes them; msum_append relies on it).  The table whose row *row
+ * breaks that, or NULL when none does. */
+const char *msum_unordered(const struct msum *m, size_t *row);
+/* Append b (the next capture) to a.  0; -1 after a message naming path
+ * (b's file) when b cannot be used with a; -2 when a count would pass
+ * 2^64-1 or memory ran out. */
 int msum_append(struct msum *a, const struct msum *b, const char *path);
 
 /* gbpdump --stats --json / --check --json with a summary: what main.c
@@ -121,12 +134,15 @@ int merge_check_run(const struct msum_run *r, const struct vxgbp_track *t,
 		    struct gd_check *c, const struct vxgbp_track_summary *s, const char *limit,
 		    struct gd_out *o);
 
-/* gbpdump --merge FILE... (the files, in capture order); json: --json;
- * gfile, pfile: --groups, --policy given with it (NULL none), loaded into
- * groups and policy.  Returns the exit status: --check's (0, 3, 4) or 0,
- * 2 for a usage or I/O error, 1 for a summary that cannot be used. */
-int merge_main(char **files, int nfiles, int json, const char *gfile, const char *pfile,
-	       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy);
+/* gbpdump --merge FILE... (the files, in capture order); max: the largest
+ * file read (--merge-max-size); json: --json; gfile, pfile: --groups,
+ * --policy given with it (NULL none), loaded into groups and policy.
+ * Returns the exit status: --check's (0, 3, 4) or 0; 2 for a usage, I/O
+ * or resource error (too large, out of memory, a count past 2^64-1); 1
+ * for a summary that cannot be used. */
+int merge_main(char **files, int nfiles, uint64_t max, int json, const char *gfile,
+	       const char *pfile, const struct vxgbp_groups *groups,
+	       const struct vxgbp_policy *policy);
 
 /* "fnv1a64:<16 hex digits>" of a file's bytes into buf (32 bytes), or ""
  * for NULL.  0, or -1 after a message (unreadable). */

@@ -39,6 +39,14 @@ static char *lw_i32(char *p, int v)
 	return lw_u32(p, (uint32_t)v);
 }
 
+/* A group ID, or null for what is not one: VXGBP_GROUP_NONE (plain
+ * VXLAN) in a source, VXGBP_GROUP_UNKNOWN in what the matrix learned,
+ * as the stats report writes them.  read_group() takes it back. */
+static char *lw_group(char *p, uint32_t g)
+{
+	return g > 0xffff ? LW_LIT(p, "null") : lw_u32(p, g);
+}
+
 /* %016llx */
 static char *lw_hex64(char *p, uint64_t v)
 {
@@ -74,7 +82,7 @@ static void write_opts(const struct msum_opts *p, struct gd_out *o)
 /* The tables are written a row at a time through the line writer (out.h):
  * with printf a diverse capture's summary cost more than its whole run. */
 static void write_counts(struct gd_out *o, const char *name,
-			 const struct vxgbp_track_count *c, size_t n)
+			 const struct vxgbp_track_count *c, size_t n, int groups)
 {
 	out_str(o, ",\"");
 	out_str(o, name);
@@ -83,7 +91,8 @@ static void write_counts(struct gd_out *o, const char *name,
 		char *p = out_reserve(o, ROW_MAX);
 
 		p = LW_LIT(i ? lw_c(p, ',') : p, "{\"key\":");
-		p = LW_LIT(lw_u32(p, c[i].key), ",\"frames\":");
+		p = groups ? lw_group(p, c[i].key) : lw_u32(p, c[i].key);
+		p = LW_LIT(p, ",\"frames\":");
 		p = LW_LIT(lw_u64(p, c[i].frames), ",\"bytes\":");
 		out_commit(o, lw_c(lw_u64(p, c[i].bytes), '}'));
 	}
@@ -95,7 +104,7 @@ static void write_pair(struct gd_out *o, const struct vxgbp_track_entry *e, int 
 	char *p = out_reserve(o, ROW_MAX);
 
 	p = LW_LIT(comma ? lw_c(p, ',') : p, "{\"src\":");
-	p = LW_LIT(lw_u32(p, e->src_group), ",\"vni\":");
+	p = LW_LIT(lw_group(p, e->src_group), ",\"vni\":");
 	p = LW_LIT(lw_u32(p, e->vni), ",\"family\":");
 	p = LW_LIT(lw_u32(p, e->family), ",\"dst\":");
 	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"frames\":");
@@ -124,7 +133,7 @@ static void write_ep(struct gd_out *o, const struct vxgbp_track_entry *e, int co
 	p = LW_LIT(lw_u32(p, e->vni), ",\"family\":");
 	p = LW_LIT(lw_u32(p, e->family), ",\"addr\":");
 	p = LW_LIT(lw_jaddr(p, e->family, e->addr), ",\"learned\":");
-	p = lw_sightings(LW_LIT(lw_u32(p, e->learned), ","), e);
+	p = lw_sightings(LW_LIT(lw_group(p, e->learned), ","), e);
 	out_commit(o, lw_c(p, '}'));
 }
 
@@ -228,8 +237,12 @@ void msum_write(const struct msum *m, struct gd_out *o)
 		   (unsigned long long)m->d_vnis, (unsigned long long)m->d_pairs,
 		   (unsigned long long)m->d_pair_bytes, (unsigned long long)m->approx_cache,
 		   (unsigned long long)m->approx_budget);
-	write_counts(o, "vnis", m->vnis, m->nvnis);
-	write_counts(o, "groups", m->groups, m->ngroups);
+	if (m->error) {
+		out_str(o, ",\"error\":");
+		out_json_str(o, m->error);
+	}
+	write_counts(o, "vnis", m->vnis, m->nvnis, 0);
+	write_counts(o, "groups", m->groups, m->ngroups, 1);
 	write_keys(m, o);
 	if (m->o.check) {
 		write_cache(m, o, 1);
@@ -301,6 +314,16 @@ static int col(struct rd *r, const struct jv *row, size_t i, int64_t lo, uint64_
 	       uint64_t *out)
 {
 	return rd_int(r, row->a[i], NULL, lo, hi, out);
+}
+
+/* Element i of row, a group (lw_group): 0-65535, or null for none. */
+static int col_group(struct rd *r, const struct jv *row, size_t i, uint32_t none, uint64_t *out)
+{
+	if (row->a[i]->t == J_NULL) {
+		*out = none;
+		return 0;
+	}
+	return rd_int(r, row->a[i], NULL, 0, 0xffff, out);
 }
 
 static int col_str(struct rd *r, const struct jv *row, size_t i, const char **s)
@@ -393,7 +416,8 @@ static void *rd_alloc(struct rd *r, const struct jv *at, size_t n, size_t size)
 	return p;
 }
 
-static int read_counts(struct rd *r, const struct jv *s, const char *key, uint32_t max,
+/* "vnis" (groups 0) or "groups" (1). */
+static int read_counts(struct rd *r, const struct jv *s, const char *key, int groups,
 		       struct vxgbp_track_count **out, size_t *n)
 {
 	const struct jv *a;
@@ -403,7 +427,9 @@ static int read_counts(struct rd *r, const struct jv *s, const char *key, uint32
 	if (k < 0 || !(*out = rd_alloc(r, s, (size_t)k, sizeof(**out))))
 		return -1;
 	for (long i = 0; i < k; i++) {
-		if (col(r, a->a[i], 0, 0, max, &v[0]) || col(r, a->a[i], 1, 0, UINT64_MAX, &v[1]) ||
+		if ((groups ? col_group(r, a->a[i], 0, VXGBP_GROUP_NONE, &v[0])
+			    : col(r, a->a[i], 0, 0, VXGBP_VNI_MAX, &v[0])) ||
+		    col(r, a->a[i], 1, 0, UINT64_MAX, &v[1]) ||
 		    col(r, a->a[i], 2, 0, UINT64_MAX, &v[2]))
 			return -1;
 		(*out)[i] = (struct vxgbp_track_count){ (uint32_t)v[0], v[1], v[2] };
@@ -430,7 +456,7 @@ static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
 		struct vxgbp_track_entry *e = &m->pairs[i];
 		const struct jv *w = a->a[i];
 
-		if (col(r, w, 0, 0, VXGBP_GROUP_NONE, &v[0]) || col(r, w, 1, 0, VXGBP_VNI_MAX, &v[1]) ||
+		if (col_group(r, w, 0, VXGBP_GROUP_NONE, &v[0]) || col(r, w, 1, 0, VXGBP_VNI_MAX, &v[1]) ||
 		    col(r, w, 2, 0, 6, &v[2]) || family_ok(r, w, v[2]) || col_str(r, w, 3, &str) ||
 		    parse_addr(r, w->a[3], (unsigned)v[2], str, e->addr) ||
 		    col(r, w, 4, 0, UINT64_MAX, &v[4]) || col(r, w, 5, 0, UINT64_MAX, &v[5]))
@@ -481,7 +507,7 @@ static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 		if (col(r, w, 0, 0, VXGBP_VNI_MAX, &v[0]) || col(r, w, 1, 0, 6, &v[1]) ||
 		    family_ok(r, w, v[1]) || col_str(r, w, 2, &str) ||
 		    parse_addr(r, w->a[2], (unsigned)v[1], str, e->addr) ||
-		    col(r, w, 3, 0, VXGBP_GROUP_UNKNOWN, &v[3]) || read_sightings(r, w, 4, e))
+		    col_group(r, w, 3, VXGBP_GROUP_UNKNOWN, &v[3]) || read_sightings(r, w, 4, e))
 			return -1;
 		e->vni = (uint32_t)v[0];
 		e->family = (uint8_t)v[1];
@@ -660,6 +686,20 @@ static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
 	return 0;
 }
 
+/* "error", present when the run ended early: a string. */
+static int read_error(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *e = jget(s, "error");
+
+	if (!e)
+		return 0;
+	if (e->t != J_STR)
+		return rd_fail(r, e, "a string expected", "error");
+	if (!(m->error = strdup(e->s)))
+		return rd_fail(r, e, "out of memory", NULL);
+	return 0;
+}
+
 static int read_inputs(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a = jget(s, "inputs");
@@ -721,8 +761,9 @@ static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
 	}
 	m->version = MSUM_VERSION;
 	if (read_opts(r, s, &m->o) || read_inputs(r, s, m) || read_numbers(r, s, m) ||
-	    read_counts(r, s, "vnis", VXGBP_VNI_MAX, &m->vnis, &m->nvnis) ||
-	    read_counts(r, s, "groups", VXGBP_GROUP_NONE, &m->groups, &m->ngroups) ||
+	    read_error(r, s, m) ||
+	    read_counts(r, s, "vnis", 0, &m->vnis, &m->nvnis) ||
+	    read_counts(r, s, "groups", 1, &m->groups, &m->ngroups) ||
 	    read_pairs(r, s, m) || read_eps(r, s, m) || read_flows(r, s, m))
 		return -1;
 	if (!m->o.check)
@@ -734,12 +775,14 @@ static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
 	return read_cache(r, s, m, 1) || read_cache(r, s, m, 0) || read_findings(r, s, m) ? -1 : 0;
 }
 
-/* The whole file into memory: its bytes (*len), or NULL after a message. */
-static char *slurp(const char *path, size_t *len)
+/* The whole file into memory, at most max bytes: its bytes (*len), or
+ * NULL after a message. */
+static char *slurp(const char *path, uint64_t max, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0;
 	char *buf = NULL, *nb;
+	const char *why = NULL;
 
 	if (!f) {
 		fprintf(stderr, "gbpdump: --merge: %s: %s\n", path, strerror(errno));
@@ -747,51 +790,65 @@ static char *slurp(const char *path, size_t *len)
 	}
 	for (;;) {
 		if (!buf || n == cap) {
-			cap = buf ? cap * 2 : cap;
-			if (!(nb = realloc(buf, cap)))
+			cap = !buf ? cap : cap > max / 2 ? (size_t)max + 1 : cap * 2;
+			if (!(nb = realloc(buf, cap))) {
+				why = "out of memory";
 				break;
+			}
 			buf = nb;
 		}
 		n += fread(buf + n, 1, cap - n, f);
+		if (n > max) {
+			why = "larger than --merge-max-size";
+			break;
+		}
 		if (n < cap)
 			break;
 	}
-	if (ferror(f) || n == cap) {
-		fprintf(stderr, "gbpdump: --merge: %s: %s\n", path,
-			ferror(f) ? strerror(errno) : "out of memory");
+	if (ferror(f))
+		why = strerror(errno);
+	fclose(f);
+	if (why) {
+		if (n > max)
+			fprintf(stderr, "gbpdump: --merge: %s: larger than %llu bytes (a summary "
+				"this large needs --merge-max-size)\n", path,
+				(unsigned long long)max);
+		else
+			fprintf(stderr, "gbpdump: --merge: %s: %s\n", path, why);
 		free(buf);
-		fclose(f);
 		return NULL;
 	}
-	fclose(f);
 	*len = n;
 	return buf;
 }
 
-int msum_read(struct msum *m, const char *path)
+int msum_read(struct msum *m, const char *path, uint64_t max)
 {
 	struct rd r = { path, 0 };
-	const char *err;
-	size_t len, eoff;
-	char *text = slurp(path, &len);
+	char err[JERR_MAX];
+	size_t len, eoff, row;
+	char *text = slurp(path, max, &len);
 	struct jv *doc;
 	const struct jv *s;
-	int rc = -1;
+	const char *what;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	if (!text)
 		return -2;
-	if (!(doc = jparse(text, len, &err, &eoff))) {
+	if ((rc = jparse(text, len, &doc, err, &eoff)) < 0) {
 		if (eoff != SIZE_MAX)
-			fprintf(stderr, "gbpdump: --merge: %s: byte %zu: not JSON (%s)\n", path, eoff,
-				err);
+			fprintf(stderr, "gbpdump: --merge: %s: byte %zu: %s\n", path, eoff, err);
 		else
 			fprintf(stderr, "gbpdump: --merge: %s: not read (%s)\n", path, err);
 	} else if (!(s = jget(doc, "summary")) || s->t != J_OBJ) {
 		fprintf(stderr, "gbpdump: --merge: %s: no \"summary\" object (write it with "
 			"--stats --json or --check --json)\n", path);
-	} else {
-		rc = read_summary(&r, s, m);
+		rc = -1;
+	} else if (!(rc = read_summary(&r, s, m)) && (what = msum_unordered(m, &row))) {
+		fprintf(stderr, "gbpdump: --merge: %s: summary.%s[%zu]: a key out of order or "
+			"twice (a summary lists each key once, in order)\n", path, what, row);
+		rc = -1;
 	}
 	jfree(doc);
 	free(text);

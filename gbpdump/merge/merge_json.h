@@ -3,9 +3,10 @@
  * merge_json.h - the JSON of gbpdump --merge, parsed by json-c (strict
  * RFC 8259: no leading zeros, no comments, valid UTF-8) into a small tree
  * the summary reader walks.  Each value knows where it is in the document
- * (jpath), for error messages; json-c gives byte offsets only for syntax
- * errors.  Integers are kept exact with their sign (json-c holds 64 bits:
- * it saturates a longer one); other numbers are marked as such.
+ * (jpath), for error messages.  Integers are kept exact with their sign;
+ * one past 64 bits is refused, and so is an object with a key twice (json-c
+ * would saturate the one and keep the last of the other).  Other numbers
+ * are marked as such.
  */
 #ifndef GBPDUMP_MERGE_JSON_H
 #define GBPDUMP_MERGE_JSON_H
@@ -27,10 +28,12 @@ struct jv {
 	size_t n;
 };
 
-/* Parse text[0..len) (one value, then only white space).  The tree, or
- * NULL with *err a short reason and *eoff its byte offset (SIZE_MAX when
- * json-c gives none). */
-struct jv *jparse(const char *text, size_t len, const char **err, size_t *eoff);
+#define JERR_MAX 96
+
+/* Parse text[0..len) (one value, then only white space) into *out: 0; -1
+ * with err (JERR_MAX bytes) the reason and *eoff its byte offset (SIZE_MAX
+ * when there is none); -2 when memory ran out. */
+int jparse(const char *text, size_t len, struct jv **out, char *err, size_t *eoff);
 void jfree(struct jv *v);
 /* The member `key` of object o, or NULL. */
 const struct jv *jget(const struct jv *o, const char *key);

@@ -7,35 +7,9 @@
 #include <string.h>
 
 #include "escape.h"
+#include "utf8.h"
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
-
-size_t esc_utf8(const unsigned char *s, unsigned *cp)
-{
-	unsigned c = s[0], min;
-	size_t n;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, *cp = c & 0x1f, min = 0x80;
-	else if ((c & 0xf0) == 0xe0)
-		n = 3, *cp = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, *cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3fu);
-	}
-	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 /* What one format writes for the code point cp (a sequence of n bytes;
  * n 0: a bad byte), or NULL to copy the bytes.  buf: room for a numeric
@@ -50,7 +24,7 @@ static void esc_walk(const struct esc_sink *w, const char *s, esc_fn *f, int opt
 	unsigned cp;
 
 	while (*p) {
-		size_t n = esc_utf8(p, &cp);
+		size_t n = utf8_seq(p, &cp);
 		const char *e = f(cp, n, opt, buf);
 
 		if (!e) {

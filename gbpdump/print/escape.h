@@ -20,11 +20,6 @@ struct esc_sink {
 	void *ctx;
 };
 
-/* The valid UTF-8 sequence at s: its length (1..4) and code point, or 0
- * when s does not begin one.  Reads no byte past one that is not a
- * continuation byte, so never past a terminating NUL. */
-size_t esc_utf8(const unsigned char *s, unsigned *cp);
-
 /* A JSON string literal, quotes included: " and \ escaped, C0 controls
  * and DEL as \u00XX, each bad byte as \ufffd. */
 void esc_json(const struct esc_sink *w, const char *s);

@@ -37,6 +37,8 @@ struct gd_check {
 	void *extra_ctx;
 	void (*tail)(void *ctx, struct gd_out *o); /* check_set_tail() */
 	void *tail_ctx;
+	const char *error;           /* check_set_error() */
+	int error_status;
 	uint64_t cnt[VXGBP_R__COUNT][3];
 	unsigned n_occ[VXGBP_R__COUNT][3];
 	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
@@ -405,6 +407,12 @@ void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o,
 	c->extra_ctx = ctx;
 }
 
+void check_set_error(struct gd_check *c, int status, const char *msg)
+{
+	c->error = msg;
+	c->error_status = status;
+}
+
 void check_set_tail(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o), void *ctx)
 {
 	c->tail = fn;
@@ -612,6 +620,15 @@ static void report_first(const struct gd_check *c, struct gd_out *o)
 	}
 }
 
+/* A run that ended early has no verdict on the capture: "error". */
+static const char *verdict_name(const struct gd_check *c, int rc, int upper)
+{
+	static const char *const n[2][4] = { { "pass", "warn", "fail", "error" },
+					     { "PASS", "WARN", "FAIL", "ERROR" } };
+
+	return n[upper][c->error ? 3 : rc == CHECK_EXIT_FAIL ? 2 : rc == CHECK_EXIT_WARN ? 1 : 0];
+}
+
 int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 		 const char *limit, struct gd_out *o, int json)
 {
@@ -620,7 +637,7 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 	int rc;
 
 	check_totals(c, &t);
-	rc = t.exit;
+	rc = c->error ? c->error_status : t.exit;
 
 	report_head(c, s, limit, tot, o, json);
 	if (report_rules(c, o, json) && !json)
@@ -629,18 +646,19 @@ int check_report(const struct gd_check *c, const struct vxgbp_track_summary *s,
 		out_putc(o, ']');
 	if (c->extra)
 		c->extra(c->extra_ctx, o, json);
+	if (json && c->error) {
+		out_str(o, ",\"error\":");
+		out_json_str(o, c->error);
+	}
 	if (json) {
-		out_printf(o, ",\"verdict\":\"%s\",\"exit\":%d}",
-			   rc == CHECK_EXIT_FAIL ? "fail" : rc == CHECK_EXIT_WARN ? "warn" : "pass",
-			   rc);
+		out_printf(o, ",\"verdict\":\"%s\",\"exit\":%d}", verdict_name(c, rc, 0), rc);
 		if (c->tail)
 			c->tail(c->tail_ctx, o);
 		out_str(o, "}\n");
 	}
 	else
 		out_printf(o, "\nverdict: %s (%llu MUST, %llu SHOULD, %llu INFO findings; "
-			   "%llu frame%s not judged)\n",
-			   rc == CHECK_EXIT_FAIL ? "FAIL" : rc == CHECK_EXIT_WARN ? "WARN" : "PASS",
+			   "%llu frame%s not judged)\n", verdict_name(c, rc, 1),
 			   (unsigned long long)tot[0], (unsigned long long)tot[1],
 			   (unsigned long long)tot[2], (unsigned long long)c->unjudged,
 			   c->unjudged == 1 ? "" : "s");

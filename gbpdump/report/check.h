@@ -119,6 +119,11 @@ void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const cha
 void check_set_extra(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o, int json),
 		     void *ctx);
 
+/* The run ended early, status its exit status (1 a data error, 2 an I/O or
+ * resource error), msg (kept by the caller) why: the report's verdict is
+ * "error" with that status, and the JSON says msg ("error"), whatever was
+ * found in the frames before it. */
+void check_set_error(struct gd_check *c, int status, const char *msg);
 /* fn(ctx, o) writes more members of the JSON document after "check"
  * (",\"summary\":{...}", merge.h). */
 void check_set_tail(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o), void *ctx);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "groupfmt.h"
+#include "lines.h"
 #include "policy.h"
 
 /* ---- loading ---- */
@@ -55,27 +56,23 @@ static void warn_shadowed(const struct vxgbp_policy *p, const char *path)
 				p->v[by].line);
 }
 
+struct load {
+	struct vxgbp_policy *p;
+	const char *path;
+};
+
+static int load_one(void *ctx, unsigned long lineno, char *line, size_t len)
+{
+	struct load *l = ctx;
+
+	return load_line(l->p, l->path, lineno, line, len);
+}
+
 static int load_file(struct vxgbp_policy *p, const char *path, FILE *f)
 {
-	char line[1024];
-	unsigned long lineno = 0;
+	struct load l = { p, path };
 
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			fprintf(stderr, "gbpdump: %s:%lu: line too long\n", path, lineno);
-			return -1;
-		}
-		if (load_line(p, path, lineno, line, len) < 0)
-			return -1;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "gbpdump: %s: read error\n", path);
-		return -1;
-	}
-	return 0;
+	return lines_read(f, "gbpdump", path, 1023, load_one, &l) ? -1 : 0;
 }
 
 struct vxgbp_policy *policy_load(const char *path, const struct vxgbp_groups *groups)

@@ -170,7 +170,12 @@ static void print_json(const struct tables *tb, struct gd_out *o,
 				   group_verdict_name(vxgbp_policy_pair(policy, tb->c[i].src, tb->c[i].dst)));
 		out_putc(o, '}');
 	}
-	out_str(o, "]}");
+	out_putc(o, ']');
+	if (tb->error) { /* the counts are of the frames read before it */
+		out_str(o, ",\"error\":");
+		out_json_str(o, tb->error);
+	}
+	out_putc(o, '}');
 	if (tail) /* more members of the document (merge.h: the summary) */
 		tail->fn(tail->ctx, o);
 	out_str(o, "}\n");

@@ -18,6 +18,7 @@ struct stats_tables {
 	struct vxgbp_track_count *v, *g;
 	struct vxgbp_track_cell *c;
 	int nv, ng, nc;
+	const char *error; /* JSON: why the capture was not read to its end, or NULL */
 };
 
 /* Fill tb (zeroed by the caller) from t: 0, or -1 when memory ran out;

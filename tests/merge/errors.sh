@@ -45,9 +45,9 @@ head -c 300 "$tmp/a.json" > "$tmp/cut.json"
 refuse 1 "cut.json: byte 300: not JSON (.*cut short)" --merge "$tmp/a.json" "$tmp/cut.json"
 printf '{"check":{}}\n' > "$tmp/nosum.json"
 refuse 1 "nosum.json: no \"summary\" object" --merge "$tmp/nosum.json"
-sed 's/"summary":{"version":1,/"summary":{"version":2,/' "$tmp/a.json" > "$tmp/v2.json"
-refuse 1 "v2.json: summary.version: summary format version 2; this gbpdump reads version 1" \
-	--merge "$tmp/a.json" "$tmp/v2.json"
+sed 's/"summary":{"version":2,/"summary":{"version":1,/' "$tmp/a.json" > "$tmp/v1.json"
+refuse 1 "v1.json: summary.version: summary format version 1; this gbpdump reads version 2" \
+	--merge "$tmp/a.json" "$tmp/v1.json"
 sed 's/"endpoints":\[{"vni":[0-9]*/"endpoints":[{"vni":"x"/' "$tmp/a.json" > "$tmp/bad.json"
 refuse 1 "bad.json: summary.endpoints\[0\].vni: an integer expected" --merge "$tmp/bad.json"
 sed 's/"mode":"check"/"mode":"chess"/' "$tmp/a.json" > "$tmp/mode.json"

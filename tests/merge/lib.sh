@@ -3,6 +3,9 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # tmp, G: set by the script that sources this
 
+# what one run and a merge are compared on: the report without its summary
+NOSUM='del(.summary)'
+
 # frames F: the frames of capture F (a test fails without a number)
 frames() {
 	_n=$("$G" -r "$1" --stats --json 2> /dev/null | jq .stats.frames)
@@ -44,11 +47,11 @@ same() {
 	# shellcheck disable=SC2086
 	{
 		"$G" -r "$whole" $mode > "$tmp/one.txt" 2> /dev/null
-		"$G" -r "$whole" $mode --json 2> /dev/null | jq -c 'del(.summary)' > "$tmp/one.json"
+		"$G" -r "$whole" $mode --json 2> /dev/null | jq -c "$NOSUM" > "$tmp/one.json"
 		"$G" --merge $sums > "$tmp/m.txt"
 		"$G" --merge --json $sums > "$tmp/m.full"
 	}
-	jq -c 'del(.summary)' "$tmp/m.full" > "$tmp/m.json"
+	jq -c "$NOSUM" "$tmp/m.full" > "$tmp/m.json"
 	a=$(jq -c '.summary.approximate | .cache + .budget' "$tmp/m.full")
 	if [ "$a" != 0 ]; then
 		approx=$((approx + 1))

@@ -29,9 +29,12 @@ compress() {
 }
 
 # unname FILE: the output with the summary's input name blanked (--stats
-# --json and --check --json name the input: c1.gz, "-" or the fixture)
+# --json and --check --json name the input: c1.gz, "-" or the fixture) and
+# the message of "error" too (it names the file, and an offset in the
+# compressed stream or the capture)
 unname() {
-	sed 's/"inputs":\[{"name":"[^"]*"/"inputs":[{"name":""/' "$1" >"$1.u"
+	sed -e 's/"inputs":\[{"name":"[^"]*"/"inputs":[{"name":""/' \
+		-e 's/"error":"\([^"\\]\|\\.\)*"/"error":"(message)"/g' "$1" >"$1.u"
 }
 
 # same NAME REF_OUT REF_RC OUT RC: the outputs and exit statuses agree

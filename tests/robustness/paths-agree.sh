@@ -30,9 +30,11 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
 		GBPDUMP_MMAP=1 timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
 		# shellcheck disable=SC2086
 		cat "$cap" | timeout 20 "$gd" -r - $opts >"$tmp/d" 2>/dev/null; rd=$?
-		# the summary of --stats --json names its input: "-" from stdin
-		for f in c d; do
-			sed 's/"inputs":\[{"name":"-"/"inputs":[{"name":"'"$(basename "$cap")"'"/' \
+		# the summary of --stats --json names its input: "-" from stdin;
+		# the JSON's "error" is each reader's own message (stderr's)
+		for f in a b c d; do
+			sed -e 's/"inputs":\[{"name":"-"/"inputs":[{"name":"'"$(basename "$cap")"'"/' \
+				-e 's/"error":"\([^"\\]\|\\.\)*"/"error":"(message)"/g' \
 				"$tmp/$f" >"$tmp/$f.u" && mv "$tmp/$f.u" "$tmp/$f"
 		done
 		n=$((n + 1))
