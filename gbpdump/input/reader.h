@@ -182,8 +182,7 @@ static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, cha
  * A walk over the records reader_next_quick() takes, in a loop the caller
  * owns: the position, the buffer's end and the frame number live in the
  * caller's gd_walk (registers), so a record costs no call and none of the
- * reader's loads and stores (a call of inputs_next() a record was 75
- * instructions a frame of --stats).
+ * reader's loads and stores.
  *   reader_walk_begin(): 1 when the next record may be walked so (the
  *     reader is plain and not mapped: on_sigbus() reads a mapped reader's
  *     position, which the walk leaves behind), else 0: reader_next().
