@@ -50,7 +50,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
  * two-digit pairs (lw_dec6). */
-static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+static inline char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
 
@@ -363,7 +363,7 @@ static char *lw_tcp(char *d, const struct vxgbp_l4 *l4)
  * a fragment, a header cut short ("proto 17", the error follows) or a
  * protocol the library does not decode ("ip-proto-47 62", tcpdump's
  * words).  At most 110 bytes. */
-static inline __attribute__((always_inline)) char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
+static inline char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	if (l4->off < 0) {
 		if (l3->frag_off)
@@ -396,7 +396,7 @@ static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint
  * header, which names the ethertype): at most L3_MAX bytes, "IP6 ", the -v
  * details, two endpoints, " > ", ":". */
 #define L3_MAX (4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4)
-static inline __attribute__((always_inline)) char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
+static inline char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
@@ -885,7 +885,7 @@ static int fast_shape(const struct gd_print *pp, const struct vxgbp_pkt *p)
 _Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
 	       "a reservation larger than out.h promises -j's blocks");
 
-static inline __attribute__((always_inline)) void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+static inline void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
 	char *d = out_reserve(o, COMMON_MAX);
@@ -903,7 +903,7 @@ static inline __attribute__((always_inline)) void print_text_common(struct gd_ou
 
 /* "IP a.p > b.q: <l4>" of a frame without VXLAN: the general path's
  * print_l3_l4 for it, in one reservation with the time and the newline */
-static __attribute__((noinline)) void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+static void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			  const struct vxgbp_pkt *p)
 {
 	char *d = out_reserve(o, COMMON_MAX);
@@ -916,7 +916,7 @@ static __attribute__((noinline)) void print_text_ip(struct gd_out *o, struct gd_
 }
 
 /* Any frame, level by level. */
-static __attribute__((noinline)) void print_text_general(struct gd_out *o, struct gd_print *pp,
+static void print_text_general(struct gd_out *o, struct gd_print *pp,
 							 const struct gd_rec *rec,
 							 const struct vxgbp_pkt *p, uint64_t xf)
 {
