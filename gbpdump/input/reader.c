@@ -384,7 +384,7 @@ static int ng_open(struct gd_reader *r, char *errbuf)
 }
 
 /* The record nr as reader_next() gives it. */
-static inline __attribute__((always_inline)) int
+static inline int
 ng_record(struct gd_reader *r, const struct pcapng_rec *nr, struct gd_rec *rec)
 {
 	rec->no = ++r->count;
@@ -397,7 +397,8 @@ ng_record(struct gd_reader *r, const struct pcapng_rec *nr, struct gd_rec *rec)
 	return 1;
 }
 
-/* Any pcapng block: ng_block() until a record, the end or an error. */
+/* Any pcapng block: ng_block() until a record, the end or an error.
+ * noinline: next_ng(), inlined into reader_next(), stays frameless. */
 static __attribute__((noinline)) int next_ng_block(struct gd_reader *r, struct gd_rec *rec,
 						   char *errbuf)
 {
@@ -708,8 +709,10 @@ static int next_live(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	return rc;
 }
 
-/* reader_next() for every reader but pcapng's. */
-static __attribute__((noinline)) int next_other(struct gd_reader *r, struct gd_rec *rec,
+/* reader_next() for every reader but pcapng's: live rings, classic pcap,
+ * libpcap.  noinline: reader_next() then takes no stack frame for a
+ * pcapng record. */
+static __attribute__((noinline)) int next_not_pcapng(struct gd_reader *r, struct gd_rec *rec,
 						char *errbuf)
 {
 	if (r->lv)
@@ -724,7 +727,7 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	if (r->ng)
 		return next_ng(r, rec, errbuf);
-	return next_other(r, rec, errbuf);
+	return next_not_pcapng(r, rec, errbuf);
 }
 
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)

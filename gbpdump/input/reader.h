@@ -114,7 +114,7 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
  * error) and whole in the avail bytes from h on.  1 with its header in
  * hd (ts_sec, ts_frac, caplen, len), 0 when reader_next() must decide.
  */
-static inline __attribute__((always_inline)) int
+static inline int
 rec_plain(const uint8_t *h, size_t avail, uint32_t snaplen, uint32_t hd[4])
 {
 	if (avail < 16)
@@ -199,7 +199,7 @@ static inline int reader_walk_begin(const struct gd_reader *r, struct gd_walk *w
 	return 1;
 }
 
-static inline __attribute__((always_inline)) int
+static inline int
 gd_walk_next(struct gd_walk *w, struct gd_rec *rec, int full)
 {
 	uint32_t hd[4];

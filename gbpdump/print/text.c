@@ -953,8 +953,7 @@ static void print_text_general(struct gd_out *o, struct gd_print *pp,
 	out_putc(o, '\n');
 }
 
-/* The fast shapes first; the general path out of line, so that the common
- * frame does not pay for its registers. */
+/* The fast shapes first, then the general path. */
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {
