@@ -885,7 +885,7 @@ static int run_open(struct run *r, struct opts *o)
 		return EXIT_IO;
 	}
 	/* --stats prints no findings (and excludes --check): skip verifying
-	 * checksums, a third of the per-frame work.  --report has findings. */
+	 * checksums.  --report has findings. */
 	if ((o->stats && !o->report) || o->no_csum)
 		o->popts.flags |= VXGBP_PARSE_NO_CSUM;
 	if ((rc = open_track(r, o)) != GO_ON || (rc = open_ci(r, o)) != GO_ON)
@@ -931,7 +931,7 @@ static void frame_setup(struct run *r, const struct opts *o)
 
 /* One frame through the three stages on this thread: 1 when the run must
  * stop after it (-c reached, -w or the output failed).  always_inline:
- * GCC leaves it a call otherwise, 14 instructions a frame of --stats. */
+ * GCC leaves it a call in the record loop otherwise. */
 static inline __attribute__((always_inline)) int
 one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
 {

@@ -5,9 +5,8 @@
  * The tracker's hash tables double as keys arrive and are written at
  * random, so every 4 KiB page of a new table faults once, and each
  * doubling takes fresh pages.  On the virtual machines this project runs
- * on a fault costs about as much as copying the page: with 20,000 hosts
- * and 50,000 flows (bench/run.sh's diverse capture) `--stats` took 3,684
- * faults, a fifth of its time.  So a block of 1 MiB or more is mapped
+ * on a fault costs about as much as copying the page (docs/performance.md).
+ * So a block of 1 MiB or more is mapped
  * here on its own, aligned to 2 MiB, advised to use transparent huge pages
  * and filled in one call (MADV_POPULATE_WRITE): one fault a 2 MiB page,
  * or one system call for all the 4 KiB ones.  All advice: where the

@@ -229,7 +229,7 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 			rec->no += s->base;
 			*cfg = s->fc;
 			if (win)
-				*win = reader_win(s->rd);
+				*win = NULL;
 			return 1;
 		}
 		if (rr < 0 || s->cur + 1 >= s->n)

@@ -10,34 +10,29 @@
  *
  * Compressed input (decompress.h) is told by its magic bytes in the first
  * bytes read; from then on the same buffer is filled by the decompressor
- * instead of read(2) (a mapped file is then read with read(2) instead),
- * and the capture inside goes through the same paths as an uncompressed
+ * instead of read(2), and the capture inside goes through the same paths as an uncompressed
  * one.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "live.h"
 #include "reader.h"
 
-/* read(2) chunks for pipes and files: 128 KiB stays in a core's L2 cache,
- * where a 1 MiB buffer made every copy slower (bench: 0.055 s against
- * 0.085 s for 620 MB); GBPDUMP_MMAP=1 maps regular files in windows instead
- * (no copy, but see use_mmap()).  The fuzz build uses small ones to reach
- * every boundary. */
+/* read(2) chunks for files and pipes: 128 KiB stays in a core's L2 cache,
+ * where a larger buffer makes every copy slower.  Regular files are read
+ * so too, not mapped: on the virtual machines this project runs on the
+ * first touch of each mapped page costs more than the copy
+ * (docs/performance.md).  The fuzz build uses small chunks to reach every
+ * boundary. */
 #ifndef GD_READ_CHUNK
 #define GD_READ_CHUNK (128u * 1024)
-#endif
-#ifndef GD_MAP_WINDOW
-#define GD_MAP_WINDOW (8u * 1024 * 1024)
 #endif
 #define CHUNK GD_READ_CHUNK
 #define MAX_RECORD (256u * 1024 * 1024) /* no real capture has larger records */
@@ -62,25 +57,8 @@ static uint32_t rd32(const uint8_t *b, int swapped)
 	return v;
 }
 
-/* Read until buf holds at least want bytes after pos (or EOF).  Returns
- * 0, or -1 on an I/O error. */
-static int remap(struct gd_reader *r, size_t want, char *errbuf);
-
-/* Regular files are read with read(2), like pipes, unless GBPDUMP_MMAP=1
- * asks for the mapped windows below.  On the VMs this project runs on
- * (shadow paging) the first touch of each mapped page costs more than
- * the copy: fabric-300000.pcap, -j 1, task-clock 160 ms read against
- * 330 ms mapped for text, 195 against 350 for --stats (docs/performance.md). */
-static int use_mmap(void)
-{
-	const char *e = getenv("GBPDUMP_MMAP");
-
-	return e && !strcmp(e, "1");
-}
-
-/* A regular file read with read(2) that ends before the size it had at
- * open was cut by another program while we read it: the mapped path's
- * SIGBUS message, so both paths say the same (tests/robustness). */
+/* A regular file that ends before the size it had at open was cut by
+ * another program while we read it: say so (tests/robustness). */
 static int shrunk(struct gd_reader *r, uint64_t off, char *errbuf)
 {
 	if (!r->shrunk)
@@ -92,16 +70,12 @@ static int shrunk(struct gd_reader *r, uint64_t off, char *errbuf)
 	return -1;
 }
 
-static int fill_lent(struct gd_reader *r, size_t want, char *errbuf);
-
+/* Read until buf holds at least want bytes after pos (or EOF).  Returns
+ * 0, or -1 on an I/O error. */
 static int fill(struct gd_reader *r, size_t want, char *errbuf)
 {
 	if (r->end - r->pos >= want || r->eof)
 		return 0;
-	if (r->map)
-		return remap(r, want, errbuf);
-	if (r->lent)
-		return fill_lent(r, want, errbuf);
 	if (r->pos) { /* slide the partial record to the front */
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->buf_off += r->pos;
@@ -138,264 +112,17 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 	return 0;
 }
 
-/* Stripes (reader.h).  Pieces of a record that runs past its stripe are
- * read after it in the same buffer: the records before it point into the
- * buffer, so nothing slides. */
-ssize_t reader_pread(const struct gd_reader *r, void *buf, size_t len, uint64_t at,
-		     char *errbuf)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = pread(r->fd, (uint8_t *)buf + got, len - got,
-				  (off_t)(r->file_base + at + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(errbuf, GD_ERRBUF, "%s: read error at offset %llu: %s", r->name,
-				 (unsigned long long)(r->file_base + at + got), strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
-{
-	ssize_t n;
-
-	/* reader_lend()'s room rule was broken (or a pcapng block read apart,
-	 * ng_apart(), left the walk past the buffer: the walk ends there) */
-	if (r->pos > r->cap || want > r->cap - r->pos) {
-		snprintf(errbuf, GD_ERRBUF, "%s: frame %llu at offset %llu: %zu-byte record "
-			 "beyond the stripe's room", r->name, (unsigned long long)r->count + 1,
-			 (unsigned long long)(r->buf_off + r->pos), want);
-		return -1;
-	}
-	n = reader_pread(r, r->buf + r->end, r->pos + want - r->end, r->buf_off + r->end,
-			 errbuf);
-	if (n < 0)
-		return -1;
-	r->end += (size_t)n;
-	if (r->end - r->pos < want) {
-		r->eof = 1;
-		r->shrunk = r->in_size && r->file_base + r->buf_off + r->end < r->in_size;
-	}
-	return 0;
-}
-
-int reader_stripes(const struct gd_reader *r)
-{
-	return r->fast && !r->map && !r->pc && !r->lv && !r->lent && r->fd > 2 &&
-	       r->in_size && r->zfmt == GD_Z_NONE && r->count == 0 &&
-	       r->maxcap <= GD_STRIPE_MAXREC;
-}
-
-void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at)
-{
-	uint64_t next = reader_next_off(r);
-
-	if (!r->lent) {
-		r->own_buf = r->buf;
-		r->own_cap = r->cap;
-		r->lent = 1;
-	}
-	r->buf = buf;
-	r->cap = cap;
-	r->buf_off = at;
-	r->pos = (size_t)(next - at);
-	/* a stripe read shorter than where the walk is (the file changed
-	 * between the reads): nothing of it is used, fill() reads on */
-	r->end = len < r->pos ? r->pos : len;
-}
-
-void reader_unlend(struct gd_reader *r)
-{
-	uint64_t next = reader_next_off(r);
-
-	if (!r->lent)
-		return;
-	r->buf = r->own_buf;
-	r->cap = r->own_cap;
-	r->own_buf = NULL;
-	r->lent = 0;
-	r->buf_off = next;
-	r->pos = r->end = 0;
-}
-
-/*
- * Mapped regular files.  The window [map, map+map_len) covers file bytes
- * from map_at (page-aligned); buf points at the capture offset buf_off
- * inside it, so pos/end work as for the read(2) buffer.  When a record
- * runs past the window, the next window starts at that record's page.  A
- * window is never larger than GD_MAP_WINDOW plus one record, so memory
- * stays flat however long the file is.  The file may grow while we read
- * (fstat again at its end); if it shrinks under a mapping, touching the
- * lost pages raises SIGBUS, and on_sigbus() turns that into the one-line
- * error every other read failure gets, not a crash.
- */
-#ifdef MAP_POPULATE
-#define MAP_FLAGS MAP_POPULATE /* page tables filled in one call, not per fault */
-#else
-#define MAP_FLAGS 0
-#endif
-
-/* What on_sigbus() says: the reader of the mapped file being read.  Its
- * frame and offset are derived when the signal comes (the record after the
- * last one read: the reader's position), not stored for every record. */
-static const struct gd_reader *volatile sigbus_rd;
-
-/* async-signal-safe: write(2) and digits by hand */
-static void put_str(const char *s)
-{
-	ssize_t w = write(STDERR_FILENO, s, strlen(s));
-
-	(void)w;
-}
-
-static void put_u64(uint64_t v)
-{
-	char b[24];
-	size_t i = sizeof(b);
-
-	b[--i] = '\0';
-	do
-		b[--i] = (char)('0' + v % 10);
-	while ((v /= 10) && i);
-	put_str(b + i);
-}
-
-static void on_sigbus(int sig)
-{
-	static atomic_flag said = ATOMIC_FLAG_INIT;
-	const volatile struct gd_reader *r = sigbus_rd;
-
-	(void)sig;
-	/* with -j several threads can touch the lost pages at once: one line,
-	 * the others wait for its _exit() */
-	if (atomic_flag_test_and_set(&said))
-		for (;;)
-			pause();
-	put_str("gbpdump: ");
-	put_str(r ? r->name : "(input)");
-	put_str(": frame ");
-	put_u64(r ? r->count + 1 : 0);
-	put_str(" at offset ");
-	put_u64(r ? r->buf_off + r->pos : 0);
-	put_str(": the file shrank while it was being read (truncated by another program?)\n");
-	_exit(1);
-}
-
 void gd_win_hold(struct gd_win *w)
 {
 	atomic_fetch_add_explicit(&w->refs, 1, memory_order_relaxed);
 }
 
-/* The last holder unmaps it: exactly the mapping it was made with, once
- * (advice on pages of a window already unmapped would hit whatever is
- * mapped there now). */
 void gd_win_drop(struct gd_win *w)
 {
 	if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	munmap(w->p, w->len);
+	free(w->p);
 	free(w);
-}
-
-static void unmap(struct gd_reader *r)
-{
-	if (r->win)
-		gd_win_drop(r->win);
-	r->win = NULL;
-	r->map_len = 0;
-}
-
-static int remap(struct gd_reader *r, size_t want, char *errbuf)
-{
-	static const uint8_t none[1];
-	uint64_t at = r->buf_off + r->pos;      /* capture offset of pos */
-	uint64_t fat = r->map_base + at;        /* file offset of pos */
-	uint64_t start = fat & ~(uint64_t)(r->page - 1);
-	size_t lead = (size_t)(fat - start), len;
-	struct stat st;
-	struct gd_win *w;
-	void *m;
-
-	if (r->fsize < fat + want && fstat(r->fd, &st) == 0 && (uint64_t)st.st_size > r->fsize)
-		r->fsize = (uint64_t)st.st_size; /* it grew */
-	len = lead + (want > GD_MAP_WINDOW ? want : GD_MAP_WINDOW);
-	if (r->fsize < start + len)
-		len = r->fsize > start ? (size_t)(r->fsize - start) : 0;
-	unmap(r);
-	r->buf_off = at;
-	r->pos = 0;
-	r->map = (uint8_t *)none;
-	r->buf = (uint8_t *)none;
-	r->end = 0;
-	if (len <= lead) { /* nothing left to map */
-		r->eof = 1;
-		return 0;
-	}
-	if (!(w = malloc(sizeof(*w)))) {
-		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
-		return -1;
-	}
-	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_FLAGS, r->fd, (off_t)start);
-	if (m == MAP_FAILED) {
-		free(w);
-		snprintf(errbuf, GD_ERRBUF, "%s: cannot map offset %llu: %s", r->name,
-			 (unsigned long long)at, strerror(errno));
-		return -1;
-	}
-	madvise(m, len, MADV_SEQUENTIAL);
-	w->p = m;
-	w->len = len;
-	atomic_init(&w->refs, 1); /* the reader's; batches add theirs (gbpdump -j) */
-	r->win = w;
-	r->map = m;
-	r->map_len = len;
-	r->buf = r->map + lead;
-	r->end = len - lead;
-	if (r->end < want)
-		r->eof = 1; /* the file ends inside what was asked for */
-	return 0;
-}
-
-/* Read a regular file through mappings from here on (before anything was
- * read).  0, or -1 when it cannot be mapped: the read(2) path then. */
-static int map_open(struct gd_reader *r, const struct stat *st)
-{
-	off_t here = lseek(r->fd, 0, SEEK_CUR);
-	long page = sysconf(_SC_PAGESIZE);
-	char err[GD_ERRBUF];
-	struct sigaction sa;
-
-	/* size 0 may be a /proc-style file whose bytes only read(2) sees */
-	if (here < 0 || page <= 0 || st->st_size <= here)
-		return -1;
-	r->page = (size_t)page;
-	r->map_base = (uint64_t)here;
-	r->fsize = (uint64_t)st->st_size;
-	r->buf_off = 0;
-	r->pos = r->end = 0;
-	r->map = (uint8_t *)"";
-	if (remap(r, 24, err) < 0 || r->end == 0) {
-		r->map = NULL;
-		r->buf = NULL;
-		r->eof = 0;
-		r->pos = r->end = 0;
-		return -1;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	sigbus_rd = r;
-	sigaction(SIGBUS, &sa, NULL);
-	return 0;
 }
 
 /* A FILE that first returns the bytes we peeked, then the source. */
@@ -463,19 +190,6 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
 		return -1;
 	}
-	if (r->map) {
-		/* mapped: libpcap reads the descriptor from the capture's start */
-		unmap(r);
-		r->map = NULL;
-		r->buf = NULL;
-		r->end = 0;
-		if (lseek(r->fd, (off_t)r->map_base, SEEK_SET) < 0) {
-			free(p);
-			snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
-			return -1;
-		}
-		gd_src_init(&r->src, r->fd, r->name, r->map_base);
-	}
 	p->b = r->buf;
 	p->n = r->end;
 	p->src = r->src;
@@ -510,9 +224,8 @@ static int open_libpcap(struct gd_reader *r, char *errbuf)
 	return 0;
 }
 
-/* Open path ("-": stdin) into r: mapped when it is a regular file and the
- * fast reader may take it, else a chunk buffer for read(). */
-static int open_input(struct gd_reader *r, const char *path, unsigned flags, char *errbuf)
+/* Open path ("-": stdin) into r, with a chunk buffer for read(). */
+static int open_input(struct gd_reader *r, const char *path, char *errbuf)
 {
 	struct stat st;
 	off_t here;
@@ -539,9 +252,6 @@ static int open_input(struct gd_reader *r, const char *path, unsigned flags, cha
 		r->in_size = (uint64_t)st.st_size;
 	if (S_ISREG(st.st_mode))
 		r->file_base = here > 0 ? (uint64_t)here : 0;
-	if (!(flags & GD_READ_LIBPCAP) && S_ISREG(st.st_mode) && use_mmap() &&
-	    map_open(r, &st) == 0)
-		return 0; /* mapped (see remap()) */
 	r->cap = CHUNK;
 	if (!(r->buf = malloc(r->cap))) {
 		snprintf(errbuf, GD_ERRBUF, "%s: out of memory", path);
@@ -595,31 +305,10 @@ static int fast_header(struct gd_reader *r, char *errbuf)
 }
 
 /* The first bytes read are a compressed stream's: decompress from the
- * start (a mapped file is read with read(2) from here on), and read the
- * capture's first bytes again.  0, or -1 with errbuf. */
+ * start, and read the capture's first bytes again.  0, or -1 with errbuf. */
 static int start_decompress(struct gd_reader *r, int fmt, char *errbuf)
 {
-	const uint8_t *pre = r->buf;
-	size_t npre = r->end;
-
-	if (r->map) {
-		unmap(r);
-		r->map = NULL;
-		r->buf = NULL;
-		pre = NULL;
-		npre = 0;
-		if (lseek(r->fd, (off_t)r->map_base, SEEK_SET) < 0) {
-			snprintf(errbuf, GD_ERRBUF, "%s: %s", r->name, strerror(errno));
-			return -1;
-		}
-		gd_src_init(&r->src, r->fd, r->name, r->map_base);
-		r->cap = CHUNK;
-		if (!(r->buf = malloc(r->cap))) {
-			snprintf(errbuf, GD_ERRBUF, "%s: out of memory", r->name);
-			return -1;
-		}
-	}
-	if (gd_src_decompress(&r->src, fmt, pre, npre, errbuf) < 0)
+	if (gd_src_decompress(&r->src, fmt, r->buf, r->end, errbuf) < 0)
 		return -1;
 	r->zfmt = fmt;
 	r->buf_off = 0;
@@ -649,70 +338,6 @@ ng_result(struct gd_reader *r, int rc, size_t want, uint64_t off, const char *er
 	return rc;
 }
 
-/* The reader's own buffer (unused while a stripe is lent) at least want
- * bytes long.  0, or -1 out of memory. */
-static int own_room(struct gd_reader *r, size_t want, char *errbuf)
-{
-	size_t ncap = r->own_cap ? r->own_cap : CHUNK;
-	uint8_t *nb;
-
-	if (want <= r->own_cap)
-		return 0;
-	while (ncap < want)
-		ncap *= 2;
-	if (!(nb = realloc(r->own_buf, ncap))) {
-		snprintf(errbuf, GD_ERRBUF, "%s: out of memory for a %zu-byte record", r->name,
-			 want);
-		return -1;
-	}
-	r->own_buf = nb;
-	r->own_cap = ncap;
-	return 0;
-}
-
-/*
- * gbpdump -j's stripes: a pcapng block that starts in the lent stripe but
- * needs more than the room after it (a large custom block, a packet with
- * large options: want bytes so far) is read whole into the reader's own
- * buffer, as the one reader would read it, at most up to the file's end.
- * A packet's bytes are then copied to where its block starts in the
- * stripe: the room holds a snap length, the batch's records must stay
- * valid after the walk goes on, and the walk is past the stripe after this
- * block, so nothing else of the batch is there.
- */
-static int ng_apart(struct gd_reader *r, struct pcapng_rec *nr, size_t want, char *errbuf)
-{
-	char err[PCAPNG_ERRLEN];
-	uint64_t off = r->buf_off + r->pos;
-	ssize_t got = 0;
-	int rc;
-
-	do {
-		if (own_room(r, want, errbuf) < 0 ||
-		    (got = reader_pread(r, r->own_buf, want, off, errbuf)) < 0)
-			return PCAPNG_ERROR;
-		if ((size_t)got < want) {
-			r->eof = 1;
-			r->shrunk = r->in_size && r->file_base + off + (uint64_t)got < r->in_size;
-		}
-		rc = pcapng_next(&r->ngs, r->own_buf, (size_t)got, r->eof, nr, &want, err);
-	} while (rc == PCAPNG_NEED && want > (size_t)got && !r->eof);
-	if (rc == PCAPNG_RECORD) {
-		if (r->pos > r->cap || nr->caplen > r->cap - r->pos) {
-			snprintf(err, sizeof(err), "%u-byte packet beyond the stripe's room",
-				 nr->caplen);
-			rc = PCAPNG_ERROR;
-		} else {
-			memmove(r->buf + r->pos, nr->data, nr->caplen);
-			nr->data = r->buf + r->pos;
-		}
-	}
-	rc = ng_result(r, rc, want, off, err, errbuf);
-	if (r->end < r->pos) /* nothing of the stripe is left to walk */
-		r->end = r->pos;
-	return rc;
-}
-
 /* The next pcapng block (pcapng.h) at pos, read into the buffer whole:
  * PCAPNG_RECORD with nr, PCAPNG_SKIP, PCAPNG_END, or PCAPNG_ERROR with
  * errbuf naming the file, the frame and the block's offset. */
@@ -724,13 +349,9 @@ static int ng_block(struct gd_reader *r, struct pcapng_rec *nr, char *errbuf)
 	int rc;
 
 	do {
-		if (r->lent && (r->pos > r->cap || want > r->cap - r->pos))
-			return ng_apart(r, nr, want, errbuf);
 		if (want && fill(r, want, errbuf) < 0) /* first: the bytes there are */
 			return PCAPNG_ERROR;
 		off = r->buf_off + r->pos;
-		if (r->map)
-			sigbus_rd = r;
 		rc = pcapng_next(&r->ngs, r->buf + r->pos, r->end - r->pos, r->eof, nr, &want,
 				 err);
 	} while (rc == PCAPNG_NEED && want > r->end - r->pos);
@@ -763,7 +384,7 @@ static int ng_open(struct gd_reader *r, char *errbuf)
 }
 
 /* The record nr as reader_next() gives it. */
-static inline __attribute__((always_inline)) int
+static inline int
 ng_record(struct gd_reader *r, const struct pcapng_rec *nr, struct gd_rec *rec)
 {
 	rec->no = ++r->count;
@@ -776,18 +397,17 @@ ng_record(struct gd_reader *r, const struct pcapng_rec *nr, struct gd_rec *rec)
 	return 1;
 }
 
-/* Any pcapng block: ng_block() until a record, the end or an error. */
+/* Any pcapng block: ng_block() until a record, the end or an error.
+ * noinline: next_ng(), inlined into reader_next(), stays frameless. */
 static __attribute__((noinline)) int next_ng_block(struct gd_reader *r, struct gd_rec *rec,
 						   char *errbuf)
 {
 	struct pcapng_rec nr;
 	int rc;
 
-	/* a stripe's walk (reader_lend()) asks again after each block that is
-	 * not a record, so that it ends at the stripe's end */
-	while ((rc = ng_block(r, &nr, errbuf)) == PCAPNG_SKIP)
-		if (r->lent)
-			return GD_READ_SKIPPED;
+	do
+		rc = ng_block(r, &nr, errbuf);
+	while (rc == PCAPNG_SKIP);
 	if (rc != PCAPNG_RECORD)
 		return rc == PCAPNG_END ? 0 : -1;
 	return ng_record(r, &nr, rec);
@@ -795,16 +415,13 @@ static __attribute__((noinline)) int next_ng_block(struct gd_reader *r, struct g
 
 /* reader_next()'s pcapng branch: the common EPB whole in the buffer
  * (pcapng_quick()) inline, what ng_block() would give without its calls
- * or a stack frame; [pos, end) is read bytes in every mode (a lent
- * stripe's walk past its room has end == pos).  The rest: next_ng_block(). */
+ * or a stack frame.  The rest: next_ng_block(). */
 static inline __attribute__((always_inline)) int
 next_ng(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	struct pcapng_rec nr;
 	size_t used;
 
-	if (r->map)
-		sigbus_rd = r; /* as ng_block() */
 	if (!pcapng_quick(&r->ngs, r->buf + r->pos, r->end - r->pos, &nr, &used))
 		return next_ng_block(r, rec, errbuf);
 	r->pos += used;
@@ -816,7 +433,7 @@ int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *err
 	uint32_t magic;
 	int rc, fmt;
 
-	if (open_input(r, path, flags, errbuf) < 0 || fill(r, 24, errbuf) < 0) {
+	if (open_input(r, path, errbuf) < 0 || fill(r, 24, errbuf) < 0) {
 		reader_close(r);
 		return -1;
 	}
@@ -987,8 +604,6 @@ static int next_slow(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 		r->pos = r->end;
 		return -1;
 	}
-	if (r->map)
-		sigbus_rd = r; /* this reader is the one being read now */
 	/* the next records may take reader_next_quick() (and the walk):
 	 * those of the common format */
 	r->plain = r->swapped == NATIVE_SWAPPED && !r->len_swap && r->snaplen <= r->maxcap &&
@@ -1094,8 +709,10 @@ static int next_live(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 	return rc;
 }
 
-/* reader_next() for every reader but pcapng's. */
-static __attribute__((noinline)) int next_other(struct gd_reader *r, struct gd_rec *rec,
+/* reader_next() for every reader but pcapng's: live rings, classic pcap,
+ * libpcap.  noinline: reader_next() then takes no stack frame for a
+ * pcapng record. */
+static __attribute__((noinline)) int next_not_pcapng(struct gd_reader *r, struct gd_rec *rec,
 						char *errbuf)
 {
 	if (r->lv)
@@ -1110,18 +727,13 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf)
 {
 	if (r->ng)
 		return next_ng(r, rec, errbuf);
-	return next_other(r, rec, errbuf);
+	return next_not_pcapng(r, rec, errbuf);
 }
 
 void reader_position(const struct gd_reader *r, uint64_t *at, uint64_t *total)
 {
 	*total = r->in_size;
-	if (r->map)
-		*at = r->map_base + r->buf_off + r->pos;
-	else if (r->lent)
-		*at = r->file_base + r->buf_off + r->pos;
-	else
-		*at = gd_src_pos(r->lsrc ? r->lsrc : &r->src);
+	*at = gd_src_pos(r->lsrc ? r->lsrc : &r->src);
 }
 
 void reader_close(struct gd_reader *r)
@@ -1136,12 +748,7 @@ void reader_close(struct gd_reader *r)
 		pcap_close(r->pc);
 	if (r->fp)
 		fclose(r->fp);
-	if (sigbus_rd == r)
-		sigbus_rd = NULL;
-	if (r->map)
-		unmap(r);
-	else
-		free(r->lent ? r->own_buf : r->buf);
+	free(r->buf);
 	gd_src_fini(&r->src);
 	if (r->fd > 2)
 		close(r->fd);

@@ -2,8 +2,8 @@
 /*
  * reader.h - where frames come from.  Two paths that give identical records:
  *  - a fast reader of classic pcap files (either byte order, micro- or
- *    nanosecond): regular files mapped in windows, pipes read in large
- *    read(2) chunks, records parsed in place, no copy;
+ *    nanosecond): files and pipes read in read(2) chunks, records
+ *    parsed in the buffer, no copy of their own;
  *  - the same for pcapng (pcapng.h: blocks parsed in place, libpcap's
  *    results);
  *  - libpcap for live capture (-i) and for anything else it reads.
@@ -52,23 +52,15 @@ struct gd_reader {
 	int fd;
 	int swapped;
 	int len_swap;       /* old formats: 1 caplen/len maybe swapped, 2 always */
-	uint8_t *buf;       /* the read(2) buffer, or into the mapping */
+	uint8_t *buf;       /* the read(2) buffer */
 	size_t cap, pos, end;
 	uint64_t buf_off;   /* capture offset of buf[0] */
-	uint8_t *map;       /* regular files: the mapped window (reader.c) */
-	size_t map_len, page;
-	uint64_t map_base;  /* file offset where the capture starts */
-	uint64_t fsize;     /* file size as last seen */
-	struct gd_win *win; /* the window's holder object (NULL: none mapped) */
 	int plain;          /* reader_next_quick() may take the next record */
 	int eof;
-	int lent;           /* buf is a -j worker's stripe (reader_lend()) */
-	uint8_t *own_buf;   /* then the reader's own buffer, and its size */
-	size_t own_cap;
 	int shrunk;         /* read(2) of a regular file ended before its size */
 	uint64_t file_base; /* regular file: offset of the capture's first byte */
 	uint64_t count;
-	struct gd_src src;  /* read(2) or a decompressor (not when mapped) */
+	struct gd_src src;  /* read(2) or a decompressor */
 	uint64_t in_size;   /* size of the input file, 0 when unknown (a pipe) */
 	int zfmt;           /* GD_Z_NONE, or the input's compression */
 	/* libpcap path */
@@ -84,11 +76,11 @@ struct gd_reader {
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
 
 /*
- * A mapped window of a regular file.  The reader holds it while it reads
- * in it; gbpdump -j's batches hold the window their records point into
- * until the batch is printed, so a record stays valid after the reader
- * moved on, and the window is unmapped when its last holder drops it:
- * memory stays flat with the file's size at any -j.
+ * Capture bytes that records point into and that outlive the reader's
+ * next call: gbpdump -j's batches (parallel.c) hold the window of their
+ * records until the batch is printed; the last holder frees it.  No
+ * reader gives one (gd_par_src's *win is NULL: every record is valid
+ * until the next call, and a batch copies it).
  */
 struct gd_win {
 	void *p;
@@ -97,15 +89,7 @@ struct gd_win {
 };
 
 void gd_win_hold(struct gd_win *w);
-void gd_win_drop(struct gd_win *w); /* the last one unmaps it */
-
-/* The window the last record reader_next() gave points into, or NULL when
- * its bytes are valid only until the next call (read(2), decompressed,
- * libpcap, live). */
-static inline struct gd_win *reader_win(const struct gd_reader *r)
-{
-	return r->fast && r->map ? r->win : NULL;
-}
+void gd_win_drop(struct gd_win *w); /* the last one frees it */
 
 /* r->linktype is the file's LINKTYPE_ value (what libvxgbp and -w use);
  * libpcap's pcap_open_dead()/pcap_compile() want the DLT_ value, which
@@ -119,10 +103,7 @@ static inline int reader_dlt(const struct gd_reader *r)
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf);
 /* Open a live capture on iface.  0, or -1 with errbuf. */
 int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
-/* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset);
- * while a stripe is lent (reader_lend()), GD_READ_SKIPPED after a pcapng
- * block that is not a record, so that the stripe's walk can stop at its end. */
-#define GD_READ_SKIPPED 2
+/* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
 
 /*
@@ -133,7 +114,7 @@ int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
  * error) and whole in the avail bytes from h on.  1 with its header in
  * hd (ts_sec, ts_frac, caplen, len), 0 when reader_next() must decide.
  */
-static inline __attribute__((always_inline)) int
+static inline int
 rec_plain(const uint8_t *h, size_t avail, uint32_t snaplen, uint32_t hd[4])
 {
 	if (avail < 16)
@@ -182,11 +163,9 @@ static inline int reader_next_quick(struct gd_reader *r, struct gd_rec *rec, cha
  * A walk over the records reader_next_quick() takes, in a loop the caller
  * owns: the position, the buffer's end and the frame number live in the
  * caller's gd_walk (registers), so a record costs no call and none of the
- * reader's loads and stores (a call of inputs_next() a record was 75
- * instructions a frame of --stats).
+ * reader's loads and stores.
  *   reader_walk_begin(): 1 when the next record may be walked so (the
- *     reader is plain and not mapped: on_sigbus() reads a mapped reader's
- *     position, which the walk leaves behind), else 0: reader_next().
+ *     reader is plain), else 0: reader_next().
  *   gd_walk_next(): 1 with the next record in rec, 0 at the first one
  *     reader_next() must decide (the buffer's end, a cut record, an
  *     error), which stays the next.  full 0 leaves rec's timestamp and
@@ -206,7 +185,7 @@ struct gd_walk {
 static inline int reader_walk_begin(const struct gd_reader *r, struct gd_walk *w,
 				    uint64_t base)
 {
-	if (!r->plain || r->map)
+	if (!r->plain)
 		return 0;
 	/* the buffer's address as a number (unsigned arithmetic wraps): the
 	 * offset is one add, and one register less in the walk's loop */
@@ -220,7 +199,7 @@ static inline int reader_walk_begin(const struct gd_reader *r, struct gd_walk *w
 	return 1;
 }
 
-static inline __attribute__((always_inline)) int
+static inline int
 gd_walk_next(struct gd_walk *w, struct gd_rec *rec, int full)
 {
 	uint32_t hd[4];
@@ -243,40 +222,6 @@ static inline void reader_walk_end(struct gd_reader *r, const struct gd_walk *w)
 {
 	r->pos = (size_t)(w->p - r->buf);
 	r->count = w->no - w->base;
-}
-
-/*
- * gbpdump -j's parallel reads (parallel.c, docs/parallel.md).  A classic
- * pcap or pcapng regular file read with read(2) is cut into stripes of
- * capture bytes; each worker reads its own stripe with reader_pread(), in parallel
- * with the others, and then, in stripe order, lends it to the reader,
- * which walks the records that start in it exactly as it walks its own
- * buffer (the same checks, errors and frame numbers as one thread).
- *
- * reader_stripes(): 1 when r can be read so (opened, not read from yet;
- * not mapped, compressed, libpcap or standard input), 0 if not.
- * reader_pread(): capture bytes [at, at + len) into buf; fewer only at
- * the end of the file.  The count, or -1 with errbuf.  Any thread.
- * reader_lend(): the reader reads on in buf, which holds capture bytes
- * [at, at + len) with the next record at or after at; a record that runs
- * past len is completed into buf (pread) up to cap bytes, which must be at
- * least len + 16 + r->maxcap.  Records point into buf until the next lend.
- * (A pcapng block longer than that room is read apart into the reader's
- * own buffer, a packet's bytes then copied to where its block starts:
- * reader.c, ng_apart().)
- * reader_unlend(): the reader's own buffer back (empty) when the walk is
- * over; the reader is not read again after it.
- */
-#define GD_STRIPE_MAXREC (1u << 20) /* larger records: the one-reader path */
-int reader_stripes(const struct gd_reader *r);
-ssize_t reader_pread(const struct gd_reader *r, void *buf, size_t len, uint64_t at,
-		     char *errbuf);
-void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at);
-void reader_unlend(struct gd_reader *r);
-/* The capture offset of the next record (the fast path's readers). */
-static inline uint64_t reader_next_off(const struct gd_reader *r)
-{
-	return r->buf_off + r->pos;
 }
 
 /* Progress: where reading is in the input file (compressed bytes consumed

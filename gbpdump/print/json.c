@@ -57,7 +57,7 @@ static void jw_close(struct gd_out *o, const char *d)
 }
 
 /* The parts of every frame's object, inlined into their callers: a call
- * saved and restored six registers, about 20 instructions a part. */
+ * saves and restores six registers a part. */
 #define JW_INLINE static inline __attribute__((always_inline))
 
 /* a string literal s at d, d moved past it */

@@ -200,8 +200,8 @@ static inline __attribute__((always_inline)) char *lw_u32_inline(char *p, uint32
 }
 
 /* lw_u32 where the compiler chooses to inline or not (print_text: forcing
- * it cost registers, 40 instructions a frame); print_json forces it
- * (lw_u32_inline: a call a number was 6 instructions of 28). */
+ * it costs registers); print_json forces it (lw_u32_inline: its numbers
+ * are short, and a call would be a fifth of one). */
 static inline char *lw_u32(char *p, uint32_t v)
 {
 	return lw_u32_inline(p, v);

@@ -31,20 +31,6 @@ struct gd_print {
 	int64_t utc_sec;
 	unsigned utc_len;
 	char utc_buf[48];   /* print_json's ,"time":"<date>. of utc_sec */
-	/* the last flag word libvxgbp rendered (consecutive frames mostly
-	 * share one): -1 when none yet */
-	int32_t flags_word;
-	int flags_len;
-	char flags_buf[VXGBP_FLAGS_STRLEN];
-	/* the summary of the last VXLAN header printed (print/text.c's
-	 * lw_summary): len 0 when none yet */
-	struct gd_sum_memo {
-		uint64_t key;           /* flags, group, VNI, reserved byte */
-		unsigned kind;          /* enum vxgbp_vx_kind */
-		unsigned len;
-		const char *name;       /* the group name it holds, or NULL */
-		char buf[VXGBP_HDR_SUMMARY_LEN + sizeof(((struct vxgbp_group_name *)0)->name)];
-	} sum_memo;
 	/* print_json's memos of what consecutive frames share (print/json.c,
 	 * "what consecutive frames share"): zero when none yet */
 	struct gd_vx_memo {
@@ -76,6 +62,5 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf);
 /* "[G,I,D]": the flag word as libvxgbp names it (reserved bits as R=0x....),
  * rendered again only when it differs from the last frame's. */
-void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags);
 
 #endif /* GBPDUMP_PRINT_H */

@@ -28,7 +28,6 @@ void print_init(struct gd_print *pp)
 	 * when it was a thread's first frame: -j N differed. */
 	pp->local_sec = INT64_MIN;
 	print_json_init(pp);
-	pp->flags_word = -1;
 }
 
 /* The cached "HH:MM:SS" (or -tttt's date and time) of second sec: formatting
@@ -51,7 +50,7 @@ static void local_prefix(struct gd_print *pp, int64_t sec)
 /* "22:13:20.000001 ": the cached prefix as one fixed-size copy (the whole
  * buffer; the cursor then moves by its length), the microseconds as three
  * two-digit pairs (lw_dec6). */
-static inline __attribute__((always_inline)) char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
+static inline char *lw_time(char *d, struct gd_print *pp, const struct gd_rec *rec)
 {
 	uint32_t us = rec->nsec / 1000;
 
@@ -364,7 +363,7 @@ static char *lw_tcp(char *d, const struct vxgbp_l4 *l4)
  * a fragment, a header cut short ("proto 17", the error follows) or a
  * protocol the library does not decode ("ip-proto-47 62", tcpdump's
  * words).  At most 110 bytes. */
-static inline __attribute__((always_inline)) char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
+static inline char *lw_l4(char *d, const struct vxgbp_l3 *l3, const struct vxgbp_l4 *l4, int verbose)
 {
 	if (l4->off < 0) {
 		if (l3->frag_off)
@@ -397,7 +396,7 @@ static char *lw_endpoint(char *d, const uint8_t *a, size_t alen, int ports, uint
  * header, which names the ethertype): at most L3_MAX bytes, "IP6 ", the -v
  * details, two endpoints, " > ", ":". */
 #define L3_MAX (4 + 140 + 2 * (GD_ADDR_MAX + 6) + 4)
-static inline __attribute__((always_inline)) char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
+static inline char *lw_l3(char *d, const struct vxgbp_layers *ls, int verbose, int eflag)
 {
 	const struct vxgbp_l3 *l3 = &ls->l3;
 	const struct vxgbp_l4 *l4 = &ls->l4;
@@ -451,20 +450,6 @@ static void print_l3_l4(struct gd_out *o, const uint8_t *frame, const struct vxg
 	out_commit(o, lw_l4(lw_c(out_reserve(o, 128), ' '), l3, &ls->l4, pp->verbose));
 }
 
-void print_flags(struct gd_out *o, struct gd_print *pp, uint16_t flags)
-{
-	if (pp->flags_word != flags) {
-		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
-					   VXGBP_FLAGSET_DRAFT);
-
-		pp->flags_len = n > 0 ? n : 0;
-		pp->flags_word = flags;
-	}
-	out_putc(o, '[');
-	out_write(o, pp->flags_buf, (size_t)pp->flags_len);
-	out_putc(o, ']');
-}
-
 static void print_findings(struct gd_out *o, uint64_t f, int all)
 {
 	/* only the set bits, lowest rule first (most frames have none) */
@@ -511,65 +496,18 @@ static void print_verdicts(struct gd_out *o, const struct vxgbp_hdr *h)
 	out_putc(o, ')');
 }
 
-/* "[G,I]": print_flags' cached text (pp->flags_buf) copied whole, the cursor
- * moved by its length.  At most VXGBP_FLAGS_STRLEN + 2 bytes. */
-static char *lw_flags(char *d, struct gd_print *pp, uint16_t flags)
-{
-	if (pp->flags_word != flags) {
-		int n = vxgbp_flags_format(pp->flags_buf, sizeof(pp->flags_buf), flags,
-					   VXGBP_FLAGSET_DRAFT);
-
-		pp->flags_len = n > 0 ? n : 0;
-		pp->flags_word = flags;
-	}
-	*d = '[';
-	memcpy(d + 1, pp->flags_buf, sizeof(pp->flags_buf));
-	d += 1 + pp->flags_len;
-	return lw_c(d, ']');
-}
-
-/* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200)" or " VXLAN vni 10
- * flags [I]": at most 80 bytes.  The fast path's own copy of the start of
- * vxgbp_hdr_summary() (every frame's; a library call a frame costs 30% of
- * text's instructions on the diverse capture), kept equal by the goldens. */
-static inline __attribute__((always_inline)) char *lw_vxlan(char *d, struct gd_print *pp, const struct vxgbp_hdr *h)
-{
-	int gbp = vxgbp_hdr_has_gbp(h);
-
-	d = gbp ? LW_LIT(d, " VXLAN-GBP vni ") : LW_LIT(d, " VXLAN vni ");
-	d = lw_flags(LW_LIT(lw_u32(d, h->vni), " flags "), pp, h->flags);
-	if (gbp) {
-		d = lw_u32(LW_LIT(d, " group "), h->group);
-		d = lw_c(lw_hex4(LW_LIT(d, " (0x"), h->group), ')');
-	}
-	return d;
-}
-
 /* " VXLAN-GBP vni 100 flags [G,I] group 512 (0x0200) web": libvxgbp's
- * summary of the header (vxgbp_hdr_summary), copied from the memo of the
- * last header printed (consecutive frames mostly share one), the cursor
- * moved by its length.  At most SUMMARY_MAX bytes. */
-#define SUMMARY_MAX (1 + sizeof(((struct gd_print *)0)->sum_memo.buf))
-static char *lw_summary(char *d, struct gd_print *pp, const struct vxgbp_hdr *h, unsigned kind,
-			const char *name)
+ * summary of the header (vxgbp_hdr_summary), the cursor moved by its
+ * length.  At most SUMMARY_MAX bytes: a group name is shorter than
+ * struct vxgbp_group_name's. */
+#define SUMMARY_MAX (1 + VXGBP_HDR_SUMMARY_LEN + sizeof(((struct vxgbp_group_name *)0)->name))
+static char *lw_summary(char *d, const struct vxgbp_hdr *h, unsigned kind, const char *name)
 {
-	struct gd_sum_memo *m = &pp->sum_memo;
-	uint64_t key = (uint64_t)h->flags << 48 | (uint64_t)h->group << 32 |
-		       (uint64_t)h->vni << 8 | h->rsvd;
+	int n = vxgbp_hdr_summary(d + 1, SUMMARY_MAX - 1, h, (enum vxgbp_vx_kind)kind,
+				  VXGBP_FLAGSET_DRAFT, name);
 
-	if (!m->len || m->key != key || m->kind != kind || m->name != name) {
-		int n = vxgbp_hdr_summary(m->buf, sizeof(m->buf), h, (enum vxgbp_vx_kind)kind,
-					  VXGBP_FLAGSET_DRAFT, name);
-
-		m->len = n < 0 ? 0 : (size_t)n < sizeof(m->buf) ? (unsigned)n
-							    : (unsigned)sizeof(m->buf) - 1;
-		m->key = key;
-		m->kind = kind;
-		m->name = name;
-	}
 	*d = ' ';
-	memcpy(d + 1, m->buf, m->len);
-	return d + 1 + m->len;
+	return d + 1 + (n < 0 ? 0 : n < (int)SUMMARY_MAX - 1 ? n : (int)SUMMARY_MAX - 2);
 }
 
 /* The group name of a GBP header, NULL when none. */
@@ -586,8 +524,7 @@ static const char *group_name(const struct gd_print *pp, const struct vxgbp_hdr 
 static void print_vxlan(struct gd_out *o, struct gd_print *pp, const struct vxgbp_hdr *h,
 			unsigned kind)
 {
-	out_commit(o, lw_summary(out_reserve(o, SUMMARY_MAX), pp, h, kind,
-				 group_name(pp, h, kind)));
+	out_commit(o, lw_summary(out_reserve(o, SUMMARY_MAX), h, kind, group_name(pp, h, kind)));
 	if (pp->verbose && kind != VXGBP_VX_GPE)
 		print_verdicts(o, h);
 	out_putc(o, ':');
@@ -942,44 +879,23 @@ static int fast_shape(const struct gd_print *pp, const struct vxgbp_pkt *p)
 	return FAST_NONE;
 }
 
-/* The most one piece of the common line takes: the time stamp, the two
- * levels' addresses and the VXLAN header, or what follows a group's
- * name. */
-#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + 80 + 32 + 2 + 128)
+/* The most the common line takes: the time stamp, the two levels'
+ * addresses, the VXLAN header and the inner level's transport. */
+#define COMMON_MAX (sizeof(((struct gd_print *)0)->local_buf) + 32 + 2 * L3_MAX + SUMMARY_MAX + 2 + 128)
 _Static_assert(COMMON_MAX <= GD_RESERVE_MAX && L3_MAX <= GD_RESERVE_MAX,
 	       "a reservation larger than out.h promises -j's blocks");
 
-/* The rest of the VXLAN header after the group's name, then the inner
- * level: " id-field 0x0001" / " rsvd 0x01", ": IP a.p > b.q: <l4>". */
-static char *lw_common_inner(char *d, const struct vxgbp_pkt *p)
-{
-	const struct vxgbp_hdr *h = &p->vx;
-
-	if (!vxgbp_hdr_has_gbp(h) && h->group)
-		d = lw_hex4(LW_LIT(d, " id-field 0x"), h->group);
-	if (h->rsvd)
-		d = lw_hexmin(LW_LIT(d, " rsvd 0x"), h->rsvd, 2);
-	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
-	return lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0);
-}
-
-static inline __attribute__((always_inline)) void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+static inline void print_text_common(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			      const struct vxgbp_pkt *p)
 {
-	const char *name = NULL;
 	char *d = out_reserve(o, COMMON_MAX);
 
 	if (pp->tmode != GD_TIME_NONE)
 		d = lw_time(d, pp, rec);
-	d = lw_vxlan(lw_l3(d, &p->outer, 0, 0), pp, &p->vx);
-	if (vxgbp_hdr_has_gbp(&p->vx))
-		name = vxgbp_groups_name(pp->groups, p->vx.group);
-	if (name) { /* a name of any length: out of the line writer */
-		out_commit(o, lw_c(d, ' '));
-		out_str(o, name);
-		d = out_reserve(o, COMMON_MAX);
-	}
-	out_commit(o, lw_common_inner(d, p));
+	d = lw_l3(d, &p->outer, 0, 0);
+	d = lw_summary(d, &p->vx, VXGBP_VX_VXLAN, group_name(pp, &p->vx, VXGBP_VX_VXLAN));
+	d = lw_l3(LW_LIT(d, ": "), &p->inner, 0, 0);
+	out_commit(o, lw_l4(lw_c(d, ' '), &p->inner.l3, &p->inner.l4, 0));
 	if (p->findings) /* most frames have none: no call */
 		print_findings(o, p->findings, 0);
 	out_putc(o, '\n');
@@ -987,7 +903,7 @@ static inline __attribute__((always_inline)) void print_text_common(struct gd_ou
 
 /* "IP a.p > b.q: <l4>" of a frame without VXLAN: the general path's
  * print_l3_l4 for it, in one reservation with the time and the newline */
-static __attribute__((noinline)) void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
+static void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 			  const struct vxgbp_pkt *p)
 {
 	char *d = out_reserve(o, COMMON_MAX);
@@ -1000,7 +916,7 @@ static __attribute__((noinline)) void print_text_ip(struct gd_out *o, struct gd_
 }
 
 /* Any frame, level by level. */
-static __attribute__((noinline)) void print_text_general(struct gd_out *o, struct gd_print *pp,
+static void print_text_general(struct gd_out *o, struct gd_print *pp,
 							 const struct gd_rec *rec,
 							 const struct vxgbp_pkt *p, uint64_t xf)
 {
@@ -1037,8 +953,7 @@ static __attribute__((noinline)) void print_text_general(struct gd_out *o, struc
 	out_putc(o, '\n');
 }
 
-/* The fast shapes first; the general path out of line, so that the common
- * frame does not pay for its registers. */
+/* The fast shapes first, then the general path. */
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		const struct vxgbp_pkt *p, uint64_t xf)
 {

@@ -48,10 +48,9 @@ static void text_group_fmt(struct gd_out *o, uint32_t g, const struct vxgbp_grou
 	out_printf(o, "%-24.*s", n, buf);
 }
 
-/* A group in a 24-column field (a plain ID, "(no gbp)" and "(unknown)"
+/* A group in a 24-column field; a plain ID, "(no gbp)" and "(unknown)"
  * without printf: the matrix of a large capture has tens of thousands of
- * rows, and on the diverse capture a third of its destinations are
- * unknown, which cost 20 instructions a frame through snprintf). */
+ * rows, many of them to unknown destinations. */
 static inline void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_groups *groups)
 {
 	char *p;
@@ -75,10 +74,10 @@ static inline void text_group(struct gd_out *o, uint32_t g, const struct vxgbp_g
 
 /* v right-aligned in w columns at p, as "%*llu" writes it: the spaces as
  * one 16-byte copy, then the digits backwards, two at a time from
- * gd_digits2.  lw_u64_w formats into a buffer, pads with a call to memset
- * and copies: about 95 instructions a number, and the diverse capture's
- * tables have 18,000 (18 a frame of its --stats).  A number wider than w
- * goes that way.  p has room for 16 bytes, or 20 when v is that wide. */
+ * gd_digits2, in place (lw_u64_w formats into a buffer, pads with memset
+ * and copies; the tables have a number for every VNI and matrix row).  A
+ * number wider than w goes that way.  p has room for 16 bytes, or 20 when
+ * v is that wide. */
 #define NUM_W_MAX 16
 
 static char *num_w(char *p, uint64_t v, unsigned w)
@@ -104,9 +103,8 @@ static char *num_w(char *p, uint64_t v, unsigned w)
 }
 
 /* The counters of a text row, "%12llu %13llu" behind sep (a few bytes):
- * one reservation for the row's numbers instead of one write a field
- * (4,000 VNIs and 1,500 matrix rows on the diverse capture).  Inline: each
- * row's call saved its registers and measured sep, 30 instructions. */
+ * one reservation for the row's numbers instead of one write a field.
+ * Inline, so that the length of the literal sep is known. */
 #define COUNTS_MAX (8 + 20 + 1 + 20) /* sep: at most 8 bytes (num_w: 16 for 13) */
 _Static_assert(COUNTS_MAX <= GD_RESERVE_MAX, "text_counts: one reservation");
 

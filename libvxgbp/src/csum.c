@@ -11,9 +11,8 @@
  * bytes (AVX2, chosen at run time) a step: pmaddwd multiplies each 16-bit
  * word by 1 and adds pairs into 32-bit lanes, but it takes the words as
  * signed, so they are first biased by 0x8000 (w ^ 0x8000 == w - 32768 as
- * int16) and 32768 per word is added back at the end.  The outer UDP
- * checksum of a 1,500-byte frame was 0.7 instructions a byte with the
- * 64-bit scalar loop, which other architectures keep (scalar_sum()). */
+ * int16) and 32768 per word is added back at the end.  Other architectures
+ * keep the 64-bit scalar loop (scalar_sum()). */
 #include <stddef.h>
 #include <string.h>
 
@@ -139,9 +138,8 @@ static uint32_t sse2_block(const uint8_t *b, size_t n)
  * VEC_BLOCK, not folded, the odd last byte included: 128 bytes a step,
  * then the 0-3 whole 32-byte pieces left without a loop, then the last
  * 0..30 bytes of the even part as one 32-byte load that ends there, the
- * bytes before them (summed already) masked to zero.  The outer UDP
- * checksum of an 800-byte frame took 270 instructions with a 32-byte
- * loop, a 16-byte step and the scalar tail; about 110 so. */
+ * bytes before them (summed already) masked to zero: no 16-byte step and
+ * no scalar tail. */
 #define AVX_MADD(p)                                                                 \
 	_mm256_madd_epi16(_mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(p)), \
 					   bias),                                   \
@@ -165,7 +163,7 @@ __attribute__((target("avx2"))) static uint64_t avx2_sum(const uint8_t *b, size_
 	__m128i h;
 
 	/* the constants made once, in registers: GCC 12 otherwise builds
-	 * both again (six instructions) for every piece after the loop */
+	 * both again for every piece after the loop */
 	__asm__("" : "+x"(bias), "+x"(one));
 	if (len & 1) /* the first (high-order) byte of a word padded with zero */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

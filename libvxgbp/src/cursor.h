@@ -14,9 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The accessors are a few instructions each: always inline them (GCC
- * otherwise kept an out-of-line copy of vxc_be16_at, called ~20 times a
- * frame, a quarter of the one-pass parse). */
+/* The accessors are a few instructions each and called many times a
+ * frame: always inline them (GCC otherwise keeps out-of-line copies). */
 #if defined(__GNUC__)
 #define VXC_INLINE static inline __attribute__((always_inline))
 #else

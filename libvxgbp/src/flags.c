@@ -62,6 +62,11 @@ static inline size_t render(char *w, uint16_t f, unsigned sets)
 
 	if (!sets)
 		sets = VXGBP_FLAGSET_DRAFT;
+	/* unrolled: the table is constant, so each flag's tests and name
+	 * become immediates (vxgbp_hdr_summary() renders every frame's) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
 	for (unsigned i = 0; i < N_FLAGS; i++) {
 		const struct vxgbp_flag_info *fi = &flags[i];
 

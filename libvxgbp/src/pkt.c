@@ -492,7 +492,7 @@ void vxgbpi_pkt_init(struct vxgbp_pkt *p)
 	size_t i;
 
 	/* unrolled: the count is a constant, and the loop's own compare and
-	 * add were a third of the init (callgrind) */
+	 * add would cost more than the stores */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 8
 #endif

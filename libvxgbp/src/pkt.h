@@ -70,7 +70,7 @@ int vxgbpi_need_fail(struct vxgbp_pkt *p, const struct level *lv, size_t n, cons
 /* Need n bytes at the cursor: VXGBP_E_TRUNCATED if the wire had them,
  * VXGBP_E_MALFORMED if even the wire did not (p->err set); 0 when there.
  * Inline: asked a few times a layer, and almost always the bytes are
- * there (a call was 12 instructions of each). */
+ * there. */
 static inline int vxgbpi_need(struct vxgbp_pkt *p, const struct level *lv, size_t n,
 			      const char *layer)
 {
@@ -118,8 +118,7 @@ uint16_t vxgbpi_gpe_np_ethertype(uint8_t np);
 int vxgbpi_is_extra_port(const struct vxgbp_parse_opts *o, uint16_t port);
 
 /* Is port a VXLAN destination port under these options?  Inline for the
- * default ports (almost every frame), whose call and the spills around it
- * cost the one-pass parse about 15 instructions a frame. */
+ * default ports (almost every frame): no call and no spills around it. */
 VXC_INLINE int vxgbpi_is_vxlan_port(const struct vxgbp_parse_opts *o, uint16_t port)
 {
 	if (!(o->flags & VXGBP_PARSE_NO_DEFAULT_PORTS) &&
@@ -150,8 +149,7 @@ static inline int vxgbpi_ipv4_hdr20_ok(const uint8_t *h)
 	/* two 64-bit words and one 32-bit word with end-around carry (2^64
 	 * and 2^32 are 1 mod 0xffff), not folded: s is 0 only for a zero
 	 * header, and folds to 0xffff exactly when it is a nonzero multiple
-	 * of 0xffff, which GCC tests with one multiply (the folds and GCC's
-	 * vectorised five-word sum were 25 instructions) */
+	 * of 0xffff, which GCC tests with one multiply (no folds) */
 	memcpy(&a, h, 8);
 	memcpy(&b, h + 8, 8);
 	memcpy(&c, h + 16, 4);

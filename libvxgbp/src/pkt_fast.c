@@ -26,7 +26,7 @@
  * vxc_need() the compiler drops the accessors' own checks.
  *
  * Why: the general parser reads each field through the cursor and keeps
- * per-layer state; this is a third of its instructions (bench/RESULTS.md).
+ * per-layer state, which the common shapes do not need.
  */
 #include <vxgbp/vxgbp.h>
 
@@ -364,9 +364,8 @@ VXC_INLINE void fill_outer(struct vxgbp_pkt *p, const struct fast *f, const uint
 }
 
 /* The VXLAN header at h, its 8 bytes checked by fast_inner(): what
- * vxgbp_hdr_decode() stores, without the call and its length check (a
- * call of 17 instructions and its argument set-up, on 82 % of the diverse
- * capture's frames). */
+ * vxgbp_hdr_decode() stores, without the call and its length check (most
+ * frames of a fabric's capture are VXLAN). */
 VXC_INLINE void fast_hdr(struct vxgbp_hdr *vx, const uint8_t *h)
 {
 	vx->flags = vxc_be16(h);
@@ -489,9 +488,8 @@ VXC_INLINE int summary_plain_l4(struct vxgbp_pkt *p, size_t caplen, size_t wirel
  * summary_general(), nothing written); each check names its original.
  * Checks that others imply are left out, said where.  One shape more than
  * the one-pass parser's: inner IPv6 without extension headers
- * (sum_inner6(), pkt.c's checks), whose full parse cost about 550
- * instructions (4 % of the diverse capture's frames are VXLAN of
- * inner IPv6, GPE or Geneve).
+ * (sum_inner6(), pkt.c's checks), whose full parse costs several times
+ * the summary's.
  */
 
 /* The smallest capture the fixed-offset shapes read: Ethernet and IPv6
@@ -671,7 +669,7 @@ VXC_INLINE int sum_ipv6(struct vxgbp_pkt *p, const uint8_t *frame, size_t caplen
  * any other frame gets the full parse (vxgbp_pkt_parse's return), as does
  * a buffer the parse refuses (VXGBP_E_INVAL: start() in pkt_walk.c).  Not
  * inlined: its frame of saved registers would cost the fixed-offset
- * shapes twenty instructions a frame. */
+ * shapes as well. */
 #if defined(__GNUC__)
 #define SUMMARY_NOINLINE __attribute__((noinline))
 #else

@@ -333,11 +333,10 @@ static int start(struct vxgbp_pkt *p, struct level *lv, const void *buf, size_t 
 }
 
 /* The summary's path goes on to the full parse itself (a tail call both
- * ways): a dispatch that called the summary and then decided kept the
- * full parse's registers and frame, 22 instructions a frame of --stats.
- * The summary checks the buffer itself (a NULL frame, caplen over
- * UINT32_MAX and wirelen below caplen: pkt_fast.c), with the checks it
- * makes anyway: here they were 11 of this function's 20 instructions. */
+ * ways): a dispatch that called the summary and then decided would keep
+ * the full parse's registers and frame.  The summary checks the buffer
+ * itself (a NULL frame, caplen over UINT32_MAX and wirelen below caplen:
+ * pkt_fast.c), with the checks it makes anyway, not again here. */
 int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
 		    size_t wirelen, const struct vxgbp_parse_opts *opts)
 {

@@ -163,8 +163,7 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 	if (!st->pipeline)
 		return frame_all(st, p, frame, r);
 	/* MATRIX alone: counted here, the tables' part one straight function
-	 * (the dispatch and the calls between cost about 60 instructions a
-	 * frame; one more call for the counting, 3) */
+	 * (no dispatch and no calls between) */
 	if (!count_frame(st, p))
 		return 0;
 	return vxgbpi_matrix_vxlan(st, p, frame, r);

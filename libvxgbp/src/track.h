@@ -317,8 +317,8 @@ struct trk_pend {
 	unsigned n;        /* keys: 0, 1 (VNI), 2 (+ pair), 3 (+ source endpoint) */
 	uint32_t g;        /* the frame's group, or VXGBP_GROUP_NONE */
 	uint64_t frame;
-	uint32_t wirelen;  /* apart from g: side by side, GCC stored the two
-	                      as one vector, built in four instructions */
+	uint32_t wirelen;  /* apart from g: side by side, GCC stores the two
+	                      as one vector, built anew each frame */
 	uint64_t vni, fam, d[2], a[2];
 	uint64_t h_vni, h_pair, h_ep;
 	struct trk_slot *s_vni, *s_pair, *s_ep;
@@ -354,7 +354,7 @@ struct trk_state {
 	unsigned what;             /* VXGBP_TRACK_* */
 	int pipeline;              /* MATRIX alone: updates wait one frame */
 	/* the run's counters, each frame's pair apart: side by side, GCC
-	 * adds a pair as one vector (six instructions where three do) */
+	 * adds a pair as one vector, which costs more than two adds */
 	uint64_t frames, vxlan, other, bytes, gbp, unparsed;
 	struct trk_tab eps;        /* endpoints (RULES and MATRIX) */
 	struct trk_tab flows;      /* RULES */

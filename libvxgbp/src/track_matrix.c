@@ -199,10 +199,9 @@ unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, ui
  * keys hashed and their slots prefetched: they wait for the next call (or
  * a reading function), so the cache misses overlap the caller's parse of
  * the next frame.  Not inlined: the frames that are not VXLAN would save
- * its registers too.  GCC's straight-line vectoriser is off here: it built
- * each pair and endpoint key in two vector registers (six instructions a
- * key, every frame) for the stores of the insertion path, which most
- * frames never take. */
+ * its registers too.  GCC's straight-line vectoriser is off here: it builds
+ * each pair and endpoint key in two vector registers, every frame, for
+ * the stores of the insertion path, which most frames never take. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((noinline, optimize("no-tree-slp-vectorize")))
 #elif defined(__GNUC__)
@@ -240,9 +239,8 @@ static int cell_cmp(const void *a, const void *b)
 
 /* Radix keys (track_sort.h): a VNI or group in three 9-bit digits; a
  * cell's (src, dst), each a group ID, VXGBP_GROUP_NONE or _UNKNOWN, in
- * four.  The diverse capture's 4,000 VNIs and 1,500 groups: heapsorts
- * cost 13 instructions a frame, radix sorts of four 6-bit passes 5.3,
- * these (two passes each) 3.1. */
+ * four.  9-bit digits: a capture's VNIs and groups mostly share the top
+ * digit, so two passes sort them. */
 #define COUNT_DIGITS 3
 #define CELL_DIGITS 4
 #define CELL_DST_BITS 18
@@ -296,8 +294,7 @@ static void count_sort(struct trk_state *st, struct vxgbp_track_count *out, size
 	rows_sort(st, out, n, sizeof(*out), count_cmp, COUNT_DIGITS, count_key);
 }
 
-/* Matrix rows by (src, dst) (1,500 rows of the diverse capture: the
- * heapsort cost 4.5 instructions a frame). */
+/* Matrix rows by (src, dst). */
 static void cell_sort(struct trk_state *st, struct vxgbp_track_cell *out, size_t n)
 {
 	rows_sort(st, out, n, sizeof(*out), cell_cmp, CELL_DIGITS, cell_key);
@@ -372,8 +369,8 @@ static inline struct ep_view ep_view(const struct trk_state *st)
 
 /* The destination group of a pair: what its endpoint last sent with.
  * The endpoint's key is the pair's with the group out of word 0; built,
- * hashed and compared in registers (through trk_tab_find() it cost 70
- * instructions a pair, a third of a diverse capture's matrix reading). */
+ * hashed and compared in registers (not through trk_tab_find(): this runs
+ * once a pair). */
 static inline uint32_t pair_dst(struct ep_view ev, const struct trk_slot *ps)
 {
 	const struct trk_slot *es;

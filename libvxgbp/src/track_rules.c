@@ -65,10 +65,10 @@ static inline void step64(uint64_t l[4], const uint8_t *q)
 /* step64 with BMI2's mulx, each lane five instructions: the constant (an
  * immediate: no register held for it) and the first word into rdx, the
  * second word into the lane, the product's halves into the lane and t,
- * folded.  In C, GCC kept both halves of each product alive into the next
- * lane and spilled (35 instructions a step against these 20).  Two steps
- * a turn of the loop (step128_bmi2: the same lanes, 64 bytes further):
- * the loop's add, compare and branch were 3 of a step's 23 instructions. */
+ * folded.  In C, GCC keeps both halves of each product alive into the next
+ * lane and spills.  Two steps a turn of the loop (step128_bmi2: the same
+ * lanes, 64 bytes further), so the loop's add, compare and branch come
+ * once for both. */
 struct blk64 {
 	uint8_t b[64];
 };

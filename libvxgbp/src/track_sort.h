@@ -6,8 +6,7 @@
  * compare function.  It is static inline so that the compiler makes a
  * copy for each caller with the size and the compare function known:
  * the compare is then inlined and an element moves in a few word copies
- * (a generic copy through a function pointer cost 400 instructions a
- * frame on a capture of 100,000 frames and 80,000 matrix pairs).
+ * (not a generic copy through a function pointer).
  * vxgbpi_sort() (track_table.c) is the same for any other caller.
  */
 #ifndef VXGBP_TRACK_SORT_H
@@ -89,11 +88,9 @@ static inline void trk_heapsort(unsigned char *b, size_t n, size_t size, unsigne
  * a matrix cell's (src, dst)): one pass over the elements counts each
  * digit's values; a digit whose values are all the same (the top digit of
  * a capture's VNIs and groups, most often) gets no pass, each other digit
- * moves the elements stably from one array to the other.  The 1,500
- * matrix rows of the diverse capture: 120 instructions a row (four
- * passes), where the heapsort took 300.  Static
- * inline like the heapsort, so that each caller's copy has the size and
- * the key function known.  tmp: room for n elements; n < 2^32.
+ * moves the elements stably from one array to the other.  Static inline
+ * like the heapsort, so that each caller's copy has the size and the key
+ * function known.  tmp: room for n elements; n < 2^32.
  */
 #define TRK_RADIX_BITS 9
 #define TRK_RADIX_VALS (1u << TRK_RADIX_BITS)

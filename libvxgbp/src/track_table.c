@@ -58,9 +58,8 @@ static size_t free_slot(const struct trk_slot *s, size_t cap, uint64_t h)
 }
 
 /* The n slots at o into the empty table ns of cap slots, 4-word keys:
- * their hash is in the slot (a loop of its own: the matrix's tables move
- * some 120,000 keys on the diverse capture, and with the key width asked
- * per key each move cost 2 instructions more). */
+ * their hash is in the slot (a loop of its own, the key width a constant:
+ * the matrix's tables move every key at each doubling). */
 static void move4(struct trk_slot *ns, size_t cap, const struct trk_slot *o, size_t n)
 {
 	for (const struct trk_slot *e = o + n; o < e; o++)

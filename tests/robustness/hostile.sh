@@ -128,11 +128,10 @@ timeout $T "$gd" -r - <"$fix/basic-gbp.pcap" >stdin.txt 2>&1
 timeout $T "$gd" -r "$fix/basic-gbp.pcap" >file.txt 2>&1
 cmp -s stdin.txt file.txt || { echo "FAIL standard input: output differs from -r FILE"; fails=$((fails + 1)); }
 
-# Regular files are read with read(2), or mapped with GBPDUMP_MMAP=1
-# (reader.c): one that shrinks under the reader gets the one-line error
-# (read(2) ends before the size at open; mapped: SIGBUS caught), one that
-# grows is read to its new end.  big.pcap: 2^11 copies of the
-# records, several mapping windows; gbpdump blocks on a full pipe early on
+# Regular files are read with read(2) (reader.c): one that shrinks under
+# the reader gets the one-line error (read(2) ends before the size at
+# open), one that grows is read to its new end.  big.pcap: 2^11 copies of
+# the records, many read chunks; gbpdump blocks on a full pipe early on
 # while the file changes.
 cp records big.rec
 for i in 1 2 3 4 5 6 7 8 9 10 11; do cat big.rec big.rec >big.tmp && mv big.tmp big.rec; done

@@ -2,9 +2,8 @@
 # paths-agree.sh GBPDUMP FIXTURES
 # The fast classic-pcap reader and libpcap (--libpcap) must give identical
 # output and exit status on every fixture and every regression capture, in
-# every output mode; and reading standard input must equal reading the file
-# (read(2)), both when it is the file, mapped (GBPDUMP_MMAP=1), and when it
-# is a pipe.
+# every output mode; and reading standard input must equal reading the file,
+# both when it is the file and when it is a pipe.
 # The captures include the four classic pcap forms (little- and big-endian,
 # micro- and nanosecond time stamps: fixtures/formats/), which the two
 # readers decode each their own way.
@@ -27,7 +26,7 @@ for cap in "$fix"/*.pcap "$fix"/*/*.pcap "$fix"/regress/*/*.pcap; do
 		# shellcheck disable=SC2086
 		timeout 20 "$gd" -r "$cap" --libpcap $opts >"$tmp/b" 2>"$tmp/eb"; rb=$?
 		# shellcheck disable=SC2086
-		GBPDUMP_MMAP=1 timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
+		timeout 20 "$gd" -r - $opts <"$cap" >"$tmp/c" 2>/dev/null; rc=$?
 		# shellcheck disable=SC2086
 		cat "$cap" | timeout 20 "$gd" -r - $opts >"$tmp/d" 2>/dev/null; rd=$?
 		# the summary of --stats --json names its input: "-" from stdin;

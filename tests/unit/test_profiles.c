@@ -273,6 +273,44 @@ START_TEST(test_hdr_summary_bounds)
 }
 END_TEST
 
+/* Every VNI below 2^21 and a stride above, every group: the summary's
+ * decimal and hex digits against printf's. */
+START_TEST(test_hdr_summary_numbers)
+{
+	char buf[VXGBP_HDR_SUMMARY_LEN], want[VXGBP_HDR_SUMMARY_LEN];
+
+	for (uint32_t v = 0; v <= VXGBP_VNI_MAX; v += v < (1u << 21) ? 1 : 997) {
+		struct vxgbp_hdr h = { VXGBP_F_G | VXGBP_F_I, (uint16_t)(v * 40503u >> 8), v, 0 };
+
+		snprintf(want, sizeof(want), "VXLAN-GBP vni %u flags [G,I] group %u (0x%04x)", v,
+			 h.group, h.group);
+		vxgbp_hdr_summary(buf, sizeof(buf), &h, VXGBP_VX_VXLAN, 0, NULL);
+		if (strcmp(buf, want)) {
+			CTX("vni %u", v);
+			EXPECT_STR(buf, want);
+			return;
+		}
+	}
+	for (uint32_t g = 0; g < 65536; g++) {
+		struct vxgbp_hdr h = { VXGBP_F_I, (uint16_t)g, 16777215 - g, (uint8_t)g };
+
+		snprintf(want, sizeof(want), "VXLAN vni %u flags [I]", 16777215 - g);
+		if (g)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 " id-field 0x%04x", g);
+		if (g & 0xff)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), " rsvd 0x%02x",
+				 g & 0xff);
+		vxgbp_hdr_summary(buf, sizeof(buf), &h, VXGBP_VX_VXLAN, 0, NULL);
+		if (strcmp(buf, want)) {
+			CTX("group %u", g);
+			EXPECT_STR(buf, want);
+			return;
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profiles");
@@ -286,5 +324,6 @@ int main(void)
 	tcase_add_test(tc, test_ipproto);
 	tcase_add_test(tc, test_hdr_summary);
 	tcase_add_test(tc, test_hdr_summary_bounds);
+	tcase_add_test(tc, test_hdr_summary_numbers);
 	return unit_run(s, "profiles");
 }
