@@ -420,9 +420,9 @@ static void *rd_alloc(struct rd *r, const struct jv *at, size_t n, size_t size)
 static int read_counts(struct rd *r, const struct jv *s, const char *key, int groups,
 		       struct vxgbp_track_count **out, size_t *n)
 {
-	const struct jv *a;
+	const struct jv *a = NULL;
 	long k = ROWS(r, s, key, cols_count, &a);
-	uint64_t v[3];
+	uint64_t v[3] = { 0 };
 
 	if (k < 0 || !(*out = rd_alloc(r, s, (size_t)k, sizeof(**out))))
 		return -1;
@@ -445,10 +445,10 @@ static int family_ok(struct rd *r, const struct jv *at, uint64_t f)
 
 static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
 {
-	const struct jv *a;
+	const struct jv *a = NULL;
 	long k = ROWS(r, s, "pairs", cols_pair, &a);
 	const char *str = NULL;
-	uint64_t v[6];
+	uint64_t v[6] = { 0 };
 
 	if (k < 0 || !(m->pairs = rd_alloc(r, s, (size_t)k, sizeof(*m->pairs))))
 		return -1;
@@ -476,7 +476,7 @@ static int read_pairs(struct rd *r, const struct jv *s, struct msum *m)
 static int read_sightings(struct rd *r, const struct jv *w, size_t c,
 			  struct vxgbp_track_entry *e)
 {
-	uint64_t v[6];
+	uint64_t v[6] = { 0 };
 
 	if (col(r, w, c, 0, UINT64_MAX, &v[0]) || col(r, w, c + 1, 0, 65535, &v[1]) ||
 	    col(r, w, c + 2, -1, 65535, &v[2]) || col(r, w, c + 3, 0, UINT64_MAX, &v[3]) ||
@@ -493,10 +493,10 @@ static int read_sightings(struct rd *r, const struct jv *w, size_t c,
 
 static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 {
-	const struct jv *a;
+	const struct jv *a = NULL;
 	long k = ROWS(r, s, "endpoints", cols_ep, &a);
 	const char *str = NULL;
-	uint64_t v[4];
+	uint64_t v[4] = { 0 };
 
 	if (k < 0 || !(m->eps = rd_alloc(r, s, (size_t)k, sizeof(*m->eps))))
 		return -1;
@@ -519,10 +519,10 @@ static int read_eps(struct rd *r, const struct jv *s, struct msum *m)
 
 static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
 {
-	const struct jv *a;
+	const struct jv *a = NULL;
 	long k = ROWS(r, s, "flows", cols_flow, &a);
 	const char *s1 = NULL, *s2 = NULL;
-	uint64_t v[7];
+	uint64_t v[7] = { 0 };
 
 	if (k < 0 || !(m->flows = rd_alloc(r, s, (size_t)k, sizeof(*m->flows))))
 		return -1;
@@ -552,11 +552,11 @@ static int read_flows(struct rd *r, const struct jv *s, struct msum *m)
 
 static int read_cache(struct rd *r, const struct jv *s, struct msum *m, int first)
 {
-	const struct jv *a;
+	const struct jv *a = NULL;
 	long k = ROWS(r, s, first ? "cache_first" : "cache_last", cols_cache, &a);
 	struct vxgbp_track_cached *c = first ? m->cfirst : m->clast;
 	const char *hs = NULL;
-	uint64_t v[7];
+	uint64_t v[7] = { 0 };
 	char *end;
 
 	if (k < 0)
@@ -610,7 +610,7 @@ static int read_find(struct rd *r, const struct jv *o, struct msum_find *f)
 		return rd_fail(r, a, "more first occurrences than counted or kept", "first");
 	for (long i = 0; i < k; i++) {
 		const struct jv *w = a->a[i];
-		uint64_t fr, off;
+		uint64_t fr = 0, off = 0;
 		const char *what = NULL;
 
 		if (col(r, w, 0, 1, UINT64_MAX, &fr) || col(r, w, 1, INT32_MIN, INT32_MAX, &off) ||
@@ -653,7 +653,7 @@ static int rd_strbuf(struct rd *r, const struct jv *o, const char *key, char *bu
 static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
 {
 	const struct jv *o = jget(s, "options"), *v;
-	uint64_t x;
+	uint64_t x = 0;
 
 	if (!o || o->t != J_OBJ)
 		return rd_fail(r, o ? o : s, o ? "an object expected" : "missing", "options");
@@ -703,7 +703,7 @@ static int read_error(struct rd *r, const struct jv *s, struct msum *m)
 static int read_inputs(struct rd *r, const struct jv *s, struct msum *m)
 {
 	const struct jv *a = jget(s, "inputs");
-	uint64_t lt;
+	uint64_t lt = 0;
 
 	if (!a || a->t != J_ARR || !a->n)
 		return rd_fail(r, a ? a : s, a ? "a non-empty array expected" : "missing", "inputs");
