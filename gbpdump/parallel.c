@@ -356,8 +356,9 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 }
 
 /* Threads 1..jobs-1 (the caller is worker 0), held at the start until all
- * are there (P->rmu held): when one cannot be had nothing is read, as
- * when none could.  0, or the pthread_create() error. */
+ * are made (P->rmu held).  One that cannot be had (a low ulimit -v, a
+ * thread limit) leaves the run to those started, the caller at least:
+ * fewer workers give the same output.  0, or the pthread_create() error. */
 static int par_start(struct par *P, struct worker *w, unsigned jobs, unsigned *started)
 {
 	int e = 0;
@@ -366,8 +367,6 @@ static int par_start(struct par *P, struct worker *w, unsigned jobs, unsigned *s
 	while (*started + 1 < jobs &&
 	       !(e = pthread_create(&w[*started + 1].tid, NULL, worker_main, &w[*started + 1])))
 		(*started)++;
-	if (e)
-		P->rr = -2; /* the started ones find nothing to read */
 	pthread_mutex_unlock(&P->rmu);
 	return e;
 }
@@ -392,13 +391,13 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		return -2;
 	}
-	if (!(e = par_start(&P, w, p->jobs, &started)))
-		worker_main(&w[0]);
+	if ((e = par_start(&P, w, p->jobs, &started)))
+		fprintf(stderr, "gbpdump: -j %u: thread %u cannot be started (%s): %u go on\n",
+			p->jobs, started + 2, strerror(e), started + 1);
+	worker_main(&w[0]);
 	for (unsigned i = 1; i <= started; i++)
 		pthread_join(w[i].tid, NULL);
 	rr = P.rr;
-	if (e)
-		snprintf(errbuf, GD_ERRBUF, "cannot start %u threads: %s", p->jobs, strerror(e));
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		rr = -2;
