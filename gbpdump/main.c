@@ -992,9 +992,8 @@ static int run_jobs(struct run *r, unsigned jobs)
 
 	if (rr != -2)
 		return rr;
-	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
-	r->par_failed = 1;
-	return 1;
+	r->par_failed = 1; /* a resource error: run_finish() publishes nothing */
+	return -1;
 }
 
 /* Every frame until the end, -c, an output error or a signal: the
@@ -1125,7 +1124,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	if (rr < 0) {
 		out_flush(r->out);
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
-		rc = EXIT_DATA;
+		rc = r->par_failed ? EXIT_IO : EXIT_DATA;
 	}
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
@@ -1133,7 +1132,7 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	if (rr < 0) { /* the JSON says so, and no verdict is given on part of a capture */
 		ms.error = r->errbuf;
 		if (r->chk)
-			check_set_error(r->chk, EXIT_DATA, r->errbuf);
+			check_set_error(r->chk, rc, r->errbuf);
 	}
 	if (o->stats && (o->dot ? dot_print(r->trk, r->out, &r->groups, r->policy,
 					     o->rfile ? o->rfile : o->iface)
@@ -1154,9 +1153,10 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	if (o->check && (x = o->json ? merge_check_run(&ms, r->trk, r->chk, &s, limit, r->out)
 			     : check_report(r->chk, &s, limit, r->out, o->json)) && !rc)
 		rc = x;
-	if (o->check && write_ci(r, o, &s, rr, rc) < 0)
+	/* a failed run (EXIT_IO) publishes no file: run_close() drops them */
+	if (o->check && rc != EXIT_IO && write_ci(r, o, &s, rr, rc) < 0)
 		rc = EXIT_IO;
-	if (r->rep && write_report(r, o, limit, rr) < 0)
+	if (r->rep && rc != EXIT_IO && write_report(r, o, limit, rr) < 0)
 		rc = EXIT_IO;
 	policy_audit_free(&audit);
 	if (out_flush(r->out) < 0 && r->out->err != EPIPE) {
@@ -1165,7 +1165,10 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 	}
 	track_warn(r, o, &s, limit);
 	if (o->wfile) {
-		if (writer_close(&r->wr, 1, r->errbuf) < 0) {
+		if (rc == EXIT_IO) {
+			writer_close(&r->wr, 0, r->errbuf);
+			fprintf(stderr, "gbpdump: %s: not written (the run failed)\n", o->wfile);
+		} else if (writer_close(&r->wr, 1, r->errbuf) < 0) {
 			fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 			rc = EXIT_IO;
 		} else if (rc == EXIT_DATA) {
@@ -1231,8 +1234,6 @@ int main(int argc, char **argv)
 		rc = run_merge(&run, &o);
 	else if ((rc = run_open(&run, &o)) == GO_ON)
 		rc = run_finish(&run, &o, run_loop(&run, &o));
-	if (run.par_failed) /* -j: no threads or their memory (said already) */
-		rc = EXIT_IO;
 	run_close(&run, &o);
 	free(o.filter);
 	free(o.cmdline);

@@ -388,7 +388,8 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_cond_init(&P.cv, NULL);
 	if (par_alloc(&P, &w, p->jobs) < 0) {
 		par_free(&P, w, p->jobs);
-		snprintf(errbuf, GD_ERRBUF, "out of memory");
+		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' batches "
+			 "(fewer jobs need less)", p->jobs);
 		return -2;
 	}
 	if ((e = par_start(&P, w, p->jobs, &started)))
@@ -399,7 +400,8 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 		pthread_join(w[i].tid, NULL);
 	rr = P.rr;
 	if (P.oom) {
-		snprintf(errbuf, GD_ERRBUF, "out of memory");
+		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for a batch's output",
+			 p->jobs);
 		rr = -2;
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
