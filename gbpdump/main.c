@@ -289,11 +289,23 @@ static int parse_num_opt(struct opts *o, int c, const char *arg)
 	}
 }
 
+/* An option that names one file: a second one is a mistake, not an
+ * override.  GO_ON, or EXIT_USAGE. */
+static int set_once(const char **slot, const char *arg, const char *name)
+{
+	if (*slot) {
+		fprintf(stderr, "gbpdump: %s given twice ('%s' and '%s')\n", name, *slot, arg);
+		return EXIT_USAGE;
+	}
+	*slot = arg;
+	return GO_ON;
+}
+
 /* --report FILE, --dot, --merge: GO_ON. */
 static int parse_report_opt(struct opts *o, int c, const char *arg)
 {
 	if (c == OPT_REPORT)
-		o->report = arg;
+		return set_once(&o->report, arg, "--report");
 	else if (c == OPT_MERGE)
 		o->merge = 1;
 	else
@@ -327,11 +339,22 @@ static int parse_live_opt(struct opts *o, int c, const char *arg)
 }
 
 /* --version: ours and libpcap's.  0. */
+/* After --help or --version: 0, or EXIT_IO when standard output could not
+ * take it (a full disk, /dev/full). */
+static int stdout_done(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "gbpdump: standard output: %s\n", strerror(errno));
+	return EXIT_IO;
+}
+
 static int print_version(void)
 {
 	printf("gbpdump (vxgbp) %s, %s\n", VXGBP_VERSION, pcap_lib_version());
-	return 0;
+	return stdout_done();
 }
+
 
 /* One option: GO_ON, or the exit status. */
 static int parse_opt(struct opts *o, int c, const char *arg)
@@ -359,8 +382,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->tflag++;
 		break;
 	case 'w':
-		o->wfile = arg;
-		break;
+		return set_once(&o->wfile, arg, "-w");
 	case OPT_JSON:
 		o->json = 1;
 		break;
@@ -368,16 +390,14 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->stats = 1;
 		break;
 	case OPT_GROUPS:
-		o->gfile = arg;
-		break;
+		return set_once(&o->gfile, arg, "--groups");
 	case OPT_POLICY:
-		o->pfile = arg;
-		break;
+		return set_once(&o->pfile, arg, "--policy");
 	case OPT_JUNIT:
 	case OPT_SARIF:
-		*(c == OPT_JUNIT ? &o->junit : &o->sarif) = arg;
 		o->check = 1;
-		break;
+		return set_once(c == OPT_JUNIT ? &o->junit : &o->sarif, arg,
+				c == OPT_JUNIT ? "--junit" : "--sarif");
 	case OPT_FORCE:
 		o->force = 1;
 		break;
@@ -399,7 +419,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		break;
 	case 'h':
 		usage(stdout);
-		return 0;
+		return stdout_done();
 	case OPT_VERSION:
 		return print_version();
 	case 'c':

@@ -22,6 +22,21 @@ cmp -s f.pcap s.pcap || err "-w - differs from -w FILE"
 "$G" -r "$cap" --vni 200 -w - 2> e.txt | "$G" -r - > v.txt || err "-w - | gbpdump -r -"
 [ "$(wc -l < v.txt)" = 3 ] || err "--vni 200 -w - | -r -: $(wc -l < v.txt) frames, want 3"
 [ ! -s e.txt ] || err "-w -: $(cat e.txt) on stderr"
+# --help and --version into a full disk: exit 2 (before: 0); an option
+# naming a file given twice: a usage error naming both (before: the last
+# one won without a word)
+for a in --help --version; do
+	"$G" $a > /dev/full 2> e.txt
+	rc=$?
+	[ $rc = 2 ] && grep -q 'standard output: No space left' e.txt || err "$a >/dev/full: exit $rc"
+done
+for o in -w --groups --policy --junit --sarif --report; do
+	"$G" -r "$cap" $o a1 $o a2 > /dev/null 2> e.txt
+	rc=$?
+	[ $rc = 2 ] && grep -q "^gbpdump: $o given twice ('a1' and 'a2')$" e.txt ||
+		err "$o twice: exit $rc, $(cat e.txt)"
+done
+
 # interrupted SIG OUT... -- CMD...: CMD (reading standard input) is fed
 # from a FIFO held open, so it waits mid-run with its outputs' temporary
 # files open; then SIG.  It must die of SIG, and leave no OUT nor OUT.tmp.*.
