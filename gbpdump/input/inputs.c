@@ -77,8 +77,13 @@ static int list_dir(const char *d, char ***v, unsigned *n, unsigned *cap, char *
 		if (!capture_name(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", d, e->d_name);
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    list_add(v, n, cap, d, e->d_name) < 0) {
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+			/* named like a capture, yet none: say so, not read */
+			fprintf(stderr, "gbpdump: warning: %s: skipped (%s)\n", path,
+				stat(path, &st) < 0 ? strerror(errno) : "not a regular file");
+			continue;
+		}
+		if (list_add(v, n, cap, d, e->d_name) < 0) {
 			snprintf(errbuf, GD_ERRBUF, "%s: out of memory", d);
 			rc = -1;
 		}
@@ -125,22 +130,19 @@ void inputs_list_free(char **names)
 	free(names);
 }
 
-/* One more input: its reader, parse options and BPF program.  0, or -1. */
-static int input_open(struct gd_inputs *s, struct gd_input *in, const char *name,
-		      char *errbuf)
+/* in's parse options and BPF program, from its open reader s->more_rd.  0, or
+ * -1 with errbuf. */
+static int input_cfg(struct gd_inputs *s, struct gd_input *in, const char *name, char *errbuf)
 {
-	memset(in, 0, sizeof(*in));
-	if (reader_open(&in->rd, name, s->flags, errbuf) < 0)
-		return -1;
-	in->rd_open = 1;
+	in->linktype = s->more_rd.linktype;
 	in->popts = *s->first_fc->popts;
-	in->popts.linktype = in->rd.linktype;
+	in->popts.linktype = s->more_rd.linktype;
 	in->fc = *s->first_fc;
 	in->fc.popts = &in->popts;
 	if (!s->filter)
 		return 0;
-	if (!(in->dead = gd_pcap_filter(reader_dlt(&in->rd),
-					in->rd.snaplen ? (int)in->rd.snaplen : 262144,
+	if (!(in->dead = gd_pcap_filter(reader_dlt(&s->more_rd),
+					s->more_rd.snaplen ? (int)s->more_rd.snaplen : 262144,
 					PCAP_TSTAMP_PRECISION_NANO, s->filter, &in->prog, name,
 					errbuf, GD_ERRBUF)))
 		return -1;
@@ -149,15 +151,19 @@ static int input_open(struct gd_inputs *s, struct gd_input *in, const char *name
 	return 0;
 }
 
-static void input_close(struct gd_input *in)
+static int rd_open(struct gd_inputs *s, const char *name, char *errbuf)
 {
-	if (in->have_prog)
-		pcap_freecode(&in->prog);
-	if (in->dead)
-		pcap_close(in->dead);
-	if (in->rd_open)
-		reader_close(&in->rd);
-	memset(in, 0, sizeof(*in));
+	if (reader_open(&s->more_rd, name, s->flags, errbuf) < 0)
+		return -1;
+	s->more_open = 1;
+	return 0;
+}
+
+static void rd_close(struct gd_inputs *s)
+{
+	if (s->more_open)
+		reader_close(&s->more_rd);
+	s->more_open = 0;
 }
 
 int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned flags,
@@ -168,6 +174,7 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 	s->filter = filter;
 	s->n = n;
 	s->cur = 0;
+	s->more_open = 0;
 	s->rd = s->first;
 	s->fc = s->first_fc;
 	s->base = 0;
@@ -175,18 +182,18 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 		s->progress = NULL; /* nothing to tick */
 	if (n < 2)
 		return 0;
-	if (!(s->linktype = calloc(n - 1, sizeof(*s->linktype)))) {
+	if (!(s->more = calloc(n - 1, sizeof(*s->more)))) {
 		snprintf(errbuf, GD_ERRBUF, "out of memory");
 		return -1;
 	}
 	for (unsigned i = 1; i < n; i++) {
-		s->linktype[i - 1] = -1;
+		s->more[i - 1].linktype = -1;
 		if (!strcmp(names[i], "-")) /* read once, when its turn comes */
 			continue;
-		if (input_open(s, &s->in, names[i], errbuf) < 0)
+		if (rd_open(s, names[i], errbuf) < 0 ||
+		    input_cfg(s, &s->more[i - 1], names[i], errbuf) < 0)
 			return -1;
-		s->linktype[i - 1] = s->in.rd.linktype;
-		input_close(&s->in);
+		rd_close(s);
 	}
 	return 0;
 }
@@ -194,24 +201,32 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 int inputs_linktype(const struct gd_inputs *s)
 {
 	for (unsigned i = 1; i < s->n; i++)
-		if (s->linktype[i - 1] != s->first->linktype)
+		if (s->more[i - 1].linktype != s->first->linktype)
 			return -1;
 	return s->first->linktype;
 }
 
-/* Go on with the next input: the one read is closed (a -j batch that holds
- * its mapped window keeps the window, reader.h), the next opened.  0, or
- * -1 with errbuf. */
+/* Go on with the next input: the one read is closed, the next opened (its
+ * link type as when it was checked at the start).  0, or -1 with errbuf. */
 static int next_input(struct gd_inputs *s, char *errbuf)
 {
+	struct gd_input *in = &s->more[s->cur];
+	const char *name = s->names[s->cur + 1];
+
 	s->base += s->rd->count;
-	if (s->cur > 0)
-		input_close(&s->in);
+	rd_close(s);
 	s->cur++;
-	if (input_open(s, &s->in, s->names[s->cur], errbuf) < 0)
+	if (rd_open(s, name, errbuf) < 0)
 		return -1;
-	s->rd = &s->in.rd;
-	s->fc = &s->in.fc;
+	if (in->linktype < 0 && input_cfg(s, in, name, errbuf) < 0)
+		return -1;
+	if (s->more_rd.linktype != in->linktype) {
+		snprintf(errbuf, GD_ERRBUF, "%s: link type %d, not %d as at the start: the file "
+			 "changed", name, s->more_rd.linktype, in->linktype);
+		return -1;
+	}
+	s->rd = &s->more_rd;
+	s->fc = &in->fc;
 	return 0;
 }
 
@@ -251,7 +266,7 @@ void inputs_walk_end_cb(void *ctx, const struct gd_walk *w)
 
 void inputs_restart(struct gd_inputs *s)
 {
-	input_close(&s->in);
+	rd_close(s);
 	s->cur = 0;
 	s->base = 0;
 	s->rd = s->first;
@@ -260,8 +275,16 @@ void inputs_restart(struct gd_inputs *s)
 
 void inputs_close(struct gd_inputs *s)
 {
-	input_close(&s->in);
-	free(s->linktype);
-	s->linktype = NULL;
+	rd_close(s);
+	for (unsigned i = 0; s->more && i + 1 < s->n; i++) {
+		struct gd_input *in = &s->more[i];
+
+		if (in->have_prog)
+			pcap_freecode(&in->prog);
+		if (in->dead)
+			pcap_close(in->dead);
+	}
+	free(s->more);
+	s->more = NULL;
 	s->n = 0;
 }

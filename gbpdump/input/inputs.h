@@ -27,24 +27,27 @@
 #include "progress.h"
 #include "reader.h"
 
+/* An input after the first: how its frames are read (frame.h), kept for
+ * the whole run (a -j batch of it may still be parsed and printed when the
+ * next input is open), while its reader is open only when it is read. */
 struct gd_input {
-	struct gd_reader rd;
-	int rd_open;
 	struct vxgbp_parse_opts popts;
 	struct bpf_program prog;
 	int have_prog;
 	pcap_t *dead;
 	struct gd_frame_cfg fc;
+	int linktype;                /* -1: standard input, known when read */
 };
 
 struct gd_inputs {
 	struct gd_reader *first;     /* main.c's reader of names[0] */
 	const struct gd_frame_cfg *first_fc;
-	struct gd_input in;          /* names[cur] when cur > 0: the one open */
+	struct gd_input *more;       /* names[1..n-1] */
+	struct gd_reader more_rd;    /* the reader of names[cur] when cur > 0 */
+	int more_open;
 	char *const *names;          /* names[0..n-1] */
 	unsigned flags;              /* reader_open()'s */
 	const char *filter;          /* the BPF expression, or NULL */
-	int *linktype;               /* of names[1..n-1]; -1: standard input */
 	unsigned n, cur;             /* inputs; the one being read */
 	struct gd_reader *rd;        /* its reader and frame configuration */
 	const struct gd_frame_cfg *fc;

@@ -24,4 +24,12 @@ for j in 1 2; do
 done
 n=$(ulimit -n 256 && "$G" -r "$tmp/d" --json -c 200000 | tail -1 | sed 's/.*"frame":\([0-9]*\).*/\1/')
 [ "$n" = 200000 ] || err "the last frame's number: $n"
+# named like captures, yet none: each skipped with a warning (before: not
+# a word), the rest read
+ln -s /nonexistent "$tmp/d/z1.pcap"
+mkfifo "$tmp/d/z2.pcap"
+"$G" -r "$tmp/d" --stats > /dev/null 2> "$tmp/e" || err "-r DIR with a dangling link and a FIFO"
+grep -q "^gbpdump: warning: $tmp/d/z1.pcap: skipped (No such file or directory)$" "$tmp/e" &&
+	grep -q "^gbpdump: warning: $tmp/d/z2.pcap: skipped (not a regular file)$" "$tmp/e" ||
+	err "no warning for what was skipped: $(cat "$tmp/e")"
 exit $fail
