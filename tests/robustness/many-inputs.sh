@@ -5,10 +5,7 @@
 # is counted, at -j 1 and -j 2, and the frame numbers run on.
 set -u
 G=$1 FIX=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 mkdir "$tmp/d"
 /usr/bin/python3 - "$FIX/basic-gbp.pcap" "$tmp/d" <<'PY'

@@ -5,10 +5,7 @@
 # --report, --junit, --sarif (print/escape.c writes U+FFFD for the byte).
 set -u
 G=$1 FIX=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 # valid FILE [json]: the file is UTF-8 (and JSON)
 valid() {
 	/usr/bin/python3 - "$@" <<'PY' || err "$1: not valid ${2:-UTF-8}"

@@ -8,10 +8,7 @@
 # when the capture has been read.)
 set -u
 G=$1 GEN=$2 FIX=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 cd "$tmp" || exit 1
 cap=$FIX/basic-gbp.pcap

@@ -6,10 +6,7 @@
 # message in "error" (--check: "verdict":"error","exit":1).
 set -u
 G=$1 FIX=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 head -c 950 "$FIX/basic-gbp.pcap" > "$tmp/cut.pcap"
 msg='cut.pcap: frame 7 at offset 892: truncated record: the file ends 42 bytes into a 92-byte frame'

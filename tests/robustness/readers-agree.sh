@@ -7,10 +7,7 @@
 # 800 mutants of the same kind at random.)
 set -u
 G=$1 FIX=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 /usr/bin/python3 - "$FIX/basic-gbp.pcap" "$tmp" <<'PY'
 import struct, sys

@@ -6,10 +6,7 @@
 # 3 threads", exit 2, after a report that said PASS).
 set -u
 G=$1 FIX=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 for m in "" --check --stats; do
 	# shellcheck disable=SC2086
