@@ -353,7 +353,7 @@ int main(int argc, char **argv)
 	if (open_socks(&bl) < 0)
 		return 2;
 	if (wfile) {
-		struct pcapw_opts po = { PCAPW_FORCE | PCAPW_NSEC, 1, 0, NULL, NULL };
+		struct pcapw_opts po = { .flags = PCAPW_FORCE | PCAPW_NSEC, .linktype = 1 };
 
 		if (pcapw_open(&bl.w, wfile, &po, err) < 0) {
 			fprintf(stderr, "gbpblast: %s\n", err);

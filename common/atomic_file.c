@@ -30,52 +30,48 @@ static int errf(char *errbuf, const char *fmt, ...)
 static int inputs_stat(struct afile *a, const struct afile_opts *o, char *errbuf)
 {
 	const char *const *in = o->inputs;
+	size_t n = 0;
 
-	for (size_t i = 0; in && in[i]; i++) {
+	while (in && in[n])
+		n++;
+	if (n && !(a->in = calloc(n, sizeof(*a->in))))
+		return errf(errbuf, "%s: out of memory", a->path);
+	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		int r = strcmp(in[i], "-") ? stat(in[i], &st) : fstat(STDIN_FILENO, &st);
 
 		if (r)
 			continue; /* nothing there: nothing to protect */
-		if (a->n_inputs == AFILE_MAX_INPUTS)
-			return errf(errbuf, "%s: more than %d input files to protect", a->path,
-				    AFILE_MAX_INPUTS);
-		a->in[a->n_inputs].dev = st.st_dev;
-		a->in[a->n_inputs].ino = st.st_ino;
+		a->in[a->n_inputs] = (struct afile_id){
+			st.st_dev, st.st_ino, strcmp(in[i], "-") ? in[i] : "standard input",
+			o->input_nouns ? o->input_nouns[i]
+			: o->input_noun ? o->input_noun : "the capture" };
 		a->n_inputs++;
 	}
 	return 0;
 }
 
-/* The index of the input that st is, or -1. */
-static int which_input(const struct afile *a, const struct stat *st)
+/* The input that st is, or NULL. */
+static const struct afile_id *which_input(const struct afile *a, const struct stat *st)
 {
-	for (unsigned i = 0; i < a->n_inputs; i++)
+	for (size_t i = 0; i < a->n_inputs; i++)
 		if (a->in[i].dev == st->st_dev && a->in[i].ino == st->st_ino)
-			return (int)i;
-	return -1;
+			return &a->in[i];
+	return NULL;
 }
 
-/* The name of the k-th input that exists, for a message. */
-static const char *input_name(const struct afile_opts *o, int k)
+static void inputs_free(struct afile *a)
 {
-	for (size_t i = 0; o->inputs && o->inputs[i]; i++) {
-		struct stat st;
-		const char *n = o->inputs[i];
-
-		if (strcmp(n, "-") ? stat(n, &st) : fstat(STDIN_FILENO, &st))
-			continue;
-		if (k-- == 0)
-			return strcmp(n, "-") ? n : "standard input";
-	}
-	return "?";
+	free(a->in);
+	a->in = NULL;
+	a->n_inputs = 0;
 }
 
 /* May NAME be written?  0, or -1 with errbuf. */
-static int check_target(struct afile *a, const struct afile_opts *o, char *errbuf)
+static int check_target(struct afile *a, char *errbuf)
 {
 	struct stat lst, st;
-	int k;
+	const struct afile_id *k;
 
 	if (lstat(a->path, &lst)) {
 		if (errno == ENOENT)
@@ -83,11 +79,11 @@ static int check_target(struct afile *a, const struct afile_opts *o, char *errbu
 		return errf(errbuf, "%s: %s", a->path, strerror(errno));
 	}
 	if (stat(a->path, &st) == 0) { /* a dangling symbolic link: just a name */
-		if ((k = which_input(a, &st)) >= 0) {
-			const char *in = input_name(o, k);
+		if ((k = which_input(a, &st))) {
+			const char *in = k->name;
 
 			return errf(errbuf, "%s: refusing to overwrite %s being read%s%s%s",
-				    a->path, a->noun, strcmp(in, a->path) ? " (" : "",
+				    a->path, k->noun, strcmp(in, a->path) ? " (" : "",
 				    strcmp(in, a->path) ? in : "", strcmp(in, a->path) ? ")" : "");
 		}
 		if (!S_ISREG(st.st_mode))
@@ -188,7 +184,6 @@ int afile_open(struct afile *a, const char *name, const struct afile_opts *o,
 	if (!name || !*name)
 		return errf(errbuf, "an empty file name");
 	a->flags = o->flags;
-	a->noun = o->input_noun ? o->input_noun : "the capture";
 	if ((o->flags & AFILE_STDOUT) && !strcmp(name, "-")) {
 		snprintf(a->path, sizeof(a->path), "standard output");
 		a->f = stdout;
@@ -197,8 +192,10 @@ int afile_open(struct afile *a, const char *name, const struct afile_opts *o,
 	if (strlen(name) >= sizeof(a->path))
 		return errf(errbuf, "%.64s...: %s", name, strerror(ENAMETOOLONG));
 	memcpy(a->path, name, strlen(name) + 1);
-	if (inputs_stat(a, o, errbuf) || check_target(a, o, errbuf) || make_tmp(a, errbuf))
+	if (inputs_stat(a, o, errbuf) || check_target(a, errbuf) || make_tmp(a, errbuf)) {
+		inputs_free(a);
 		return -1;
+	}
 	return 0;
 }
 
@@ -250,9 +247,11 @@ static int place(struct afile *a, char *errbuf)
 
 	if (a->flags & AFILE_FORCE) {
 		/* NAME may have changed since open: never onto an input */
-		if (stat(a->path, &st) == 0 && which_input(a, &st) >= 0)
+		const struct afile_id *k = stat(a->path, &st) == 0 ? which_input(a, &st) : NULL;
+
+		if (k)
 			return errf(errbuf, "%s: refusing to overwrite %s being read",
-				    a->path, a->noun);
+				    a->path, k->noun);
 		if (rename(a->tmp, a->path))
 			return errf(errbuf, "%s: %s", a->path, strerror(errno));
 		return 0;
@@ -296,5 +295,6 @@ int afile_close(struct afile *a, int keep, char *errbuf)
 		unlink(a->tmp); /* else it is NAME now (renamed, or linked and unlinked) */
 	live_drop(a->tmp);
 	a->tmp[0] = '\0';
+	inputs_free(a);
 	return rc;
 }

@@ -35,7 +35,6 @@
 #include <sys/types.h>
 
 #define AFILE_ERRBUF_SIZE 512
-#define AFILE_MAX_INPUTS 8
 
 #define AFILE_FORCE 0x1u  /* replace an existing regular file */
 #define AFILE_STDOUT 0x2u /* the name "-" is standard output (no temporary
@@ -47,20 +46,22 @@ struct afile_opts {
 	                                or NULL-terminated */
 	const char *input_noun;      /* how errors call them: "the capture" (the
 	                                default), "the spec file", ... */
+	const char *const *input_nouns; /* or each its own (beside inputs; NULL:
+	                                   input_noun for all) */
 };
 
 struct afile_id {
 	dev_t dev;
 	ino_t ino;
+	const char *name, *noun;     /* the caller's strings, for messages */
 };
 
 struct afile {
 	FILE *f;                     /* NULL when not open */
 	unsigned flags;
 	int failed;                  /* errno of the first failed write; 0 */
-	unsigned n_inputs;
-	struct afile_id in[AFILE_MAX_INPUTS];
-	const char *noun;
+	size_t n_inputs;             /* as many as given: gbpdump -r DIR may read */
+	struct afile_id *in;         /* thousands (allocated; freed at close) */
 	char path[PATH_MAX];         /* NAME, or "standard output" */
 	char tmp[PATH_MAX];          /* the temporary file; "" for stdout */
 };

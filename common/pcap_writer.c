@@ -88,6 +88,7 @@ int pcapw_open(struct pcapw *w, const char *name, const struct pcapw_opts *o,
 			 (o->flags & PCAPW_STDOUT ? AFILE_STDOUT : 0),
 		.inputs = o->inputs,
 		.input_noun = o->input_noun,
+		.input_nouns = o->input_nouns,
 	};
 
 	memset(w, 0, sizeof(*w));

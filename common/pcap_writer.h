@@ -33,7 +33,6 @@
 #include "atomic_file.h"
 
 #define PCAPW_ERRBUF_SIZE AFILE_ERRBUF_SIZE
-#define PCAPW_MAX_INPUTS AFILE_MAX_INPUTS
 
 #define PCAPW_FORCE 0x1u   /* replace an existing regular file */
 #define PCAPW_PCAPNG 0x2u  /* pcapng: a Section Header Block, one Interface
@@ -52,6 +51,7 @@ struct pcapw_opts {
 	                                or NULL-terminated; NULL entries end it */
 	const char *input_noun;      /* how errors call them: "the capture" (the
 	                                default), "the spec file", ... */
+	const char *const *input_nouns; /* or each its own (atomic_file.h) */
 };
 
 struct pcapw {

@@ -674,6 +674,7 @@ static int load_groups(struct vxgbp_groups *g, const char *path)
 /* ---- one run ---- */
 
 struct run {
+	const char **prot, **prot_nouns; /* what no output may replace (protect()) */
 	struct gd_reader rd;
 	int rd_open;
 	struct gd_writer wr;
@@ -812,10 +813,10 @@ static int open_filter(struct run *r, const struct opts *o)
  * (check_ci.h).  GO_ON, or EXIT_IO after a message. */
 static int open_ci(struct run *r, const struct opts *o)
 {
-	const char *inputs[] = { o->rfile, o->gfile, o->pfile, NULL };
+	const char *const *in = r->prot, *const *no = r->prot_nouns;
 
-	if ((o->junit && check_ci_open(&r->junit, o->junit, inputs, o->force, r->errbuf) < 0) ||
-	    (o->sarif && check_ci_open(&r->sarif, o->sarif, inputs, o->force, r->errbuf) < 0)) {
+	if ((o->junit && check_ci_open(&r->junit, o->junit, in, no, o->force, r->errbuf) < 0) ||
+	    (o->sarif && check_ci_open(&r->sarif, o->sarif, in, no, o->force, r->errbuf) < 0)) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		return EXIT_IO;
 	}
@@ -866,6 +867,33 @@ static int open_more(struct run *r, const struct opts *o)
 	return GO_ON;
 }
 
+/* What no output may replace: every capture, the groups and the policy
+ * file, each with what a message calls it (common/atomic_file.h).  GO_ON,
+ * or EXIT_IO. */
+static int protect(struct run *r, const struct opts *o)
+{
+	size_t n = 0, max = o->n_rfiles + 3;
+
+	if (!(r->prot = calloc(max, sizeof(*r->prot))) ||
+	    !(r->prot_nouns = calloc(max, sizeof(*r->prot_nouns)))) {
+		fprintf(stderr, "gbpdump: out of memory\n");
+		return EXIT_IO;
+	}
+	for (unsigned i = 0; i < o->n_rfiles; i++, n++) {
+		r->prot[n] = o->rfiles[i];
+		r->prot_nouns[n] = "the capture";
+	}
+	if (o->gfile) {
+		r->prot[n] = o->gfile;
+		r->prot_nouns[n++] = "the groups file";
+	}
+	if (o->pfile) {
+		r->prot[n] = o->pfile;
+		r->prot_nouns[n++] = "the policy file";
+	}
+	return GO_ON;
+}
+
 static int run_open(struct run *r, struct opts *o)
 {
 	int rc;
@@ -880,7 +908,7 @@ static int run_open(struct run *r, struct opts *o)
 	if (o->pfile && !(r->policy = policy_load(o->pfile, &r->groups)))
 		return EXIT_USAGE;
 	o->live.flags = o->read_flags;
-	if (!o->iface && (rc = open_list(r, o)) != GO_ON)
+	if ((!o->iface && (rc = open_list(r, o)) != GO_ON) || (rc = protect(r, o)) != GO_ON)
 		return rc;
 	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
@@ -898,7 +926,7 @@ static int run_open(struct run *r, struct opts *o)
 	o->popts.linktype = r->rd.linktype;
 	if ((rc = open_filter(r, o)) != GO_ON)
 		return rc;
-	if (o->wfile && writer_open(&r->wr, o->wfile, (const char *const *)o->rfiles,
+	if (o->wfile && writer_open(&r->wr, o->wfile, r->prot, r->prot_nouns,
 				    o->force, r->rd.linktype,
 				    r->rd.snaplen, r->rd.nsec_res, r->errbuf) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
@@ -1077,19 +1105,15 @@ static void track_warn(const struct run *r, const struct opts *o,
  * 0, or -1 after a message. */
 static int write_report(struct run *r, const struct opts *o, const char *limit, int rr)
 {
-	const char *in[] = { o->rfile, o->gfile, o->pfile }, *inputs[4] = { NULL };
 	char rerr[GD_ERRBUF];
-	size_t n = 0;
 	struct report_src src = {
 		r->trk, r->chk, &r->groups, o->rfile ? o->rfile : o->iface,
 		o->cmdline ? o->cmdline : "", limit, r->policy, rr < 0 ? rerr : NULL,
 	};
 
 	memcpy(rerr, r->errbuf, sizeof(rerr));
-	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
-		if (in[i]) /* the list ends at the first NULL */
-			inputs[n++] = in[i];
-	if (report_write(r->rep, &src, o->report, inputs, o->force, r->errbuf) == 0)
+	if (report_write(r->rep, &src, o->report, r->prot, r->prot_nouns, o->force,
+			 r->errbuf) == 0)
 		return 0;
 	fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 	return -1;
@@ -1203,6 +1227,8 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 
 static void run_close(struct run *r, const struct opts *o)
 {
+	free(r->prot);
+	free(r->prot_nouns);
 	check_ci_discard(&r->junit); /* not written: an error came first */
 	check_ci_discard(&r->sarif);
 	if (o->wfile && r->wr.f)

@@ -26,17 +26,18 @@ struct gd_writer {
 	int failed;     /* errno of the first failed write, 0 */
 };
 
-/* 0, or -1 with errbuf.  inputs: the captures read, a NULL-ended list
- * (NULL: none, live capture; "-" is stdin). */
+/* 0, or -1 with errbuf.  inputs: the files read, a NULL-ended list (NULL:
+ * none; "-" is stdin), and beside them how a message calls each (nouns). */
 static inline int writer_open(struct gd_writer *w, const char *path,
-			      const char *const *inputs, int force, int linktype,
-			      uint32_t snaplen, int nsec, char *errbuf)
+			      const char *const *inputs, const char *const *nouns, int force,
+			      int linktype, uint32_t snaplen, int nsec, char *errbuf)
 {
 	struct pcapw_opts o = {
 		.flags = (force ? PCAPW_FORCE : 0) | (nsec ? PCAPW_NSEC : 0) | PCAPW_STDOUT,
 		.linktype = linktype,
 		.snaplen = snaplen,
 		.inputs = inputs,
+		.input_nouns = nouns,
 	};
 
 	w->f = NULL;

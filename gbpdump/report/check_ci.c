@@ -60,9 +60,9 @@ struct ci {
 };
 
 int check_ci_open(struct check_ci_file *cf, const char *path, const char *const *inputs,
-		  int force, char *errbuf)
+		  const char *const *nouns, int force, char *errbuf)
 {
-	struct afile_opts ao = { force ? AFILE_FORCE : 0, inputs, "the capture" };
+	struct afile_opts ao = { force ? AFILE_FORCE : 0, inputs, "the capture", nouns };
 
 	return afile_open(&cf->f, path, &ao, errbuf);
 }

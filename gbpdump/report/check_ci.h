@@ -35,10 +35,11 @@ struct check_ci_file {
 };
 
 /* Check FILE and create its temporary file.  inputs: the files never to
- * write over (NULL-terminated); force: replace an existing FILE.  0, or -1
- * with errbuf (GD_ERRBUF bytes) naming the file. */
+ * write over (NULL-terminated), nouns: how a message calls each; force:
+ * replace an existing FILE.  0, or -1 with errbuf (GD_ERRBUF bytes) naming
+ * the file. */
 int check_ci_open(struct check_ci_file *cf, const char *path, const char *const *inputs,
-		  int force, char *errbuf);
+		  const char *const *nouns, int force, char *errbuf);
 /* Write the document and move it into place.  0, or -1 with errbuf. */
 int check_junit_write(struct check_ci_file *cf, const struct gd_check *c,
 		      const struct check_ci_run *run, char *errbuf);

@@ -374,11 +374,11 @@ void rp_color(char buf[8], double t)
 
 /* ---- the page ---- */
 
-int report_write(const struct gd_report *rp, const struct report_src *src,
-		 const char *path, const char *const *inputs, int force, char *errbuf)
+int report_write(const struct gd_report *rp, const struct report_src *src, const char *path,
+		 const char *const *inputs, const char *const *nouns, int force, char *errbuf)
 {
 	struct afile_opts ao = { (force ? AFILE_FORCE : 0) | AFILE_STDOUT, inputs,
-				 "an input file" };
+				 "an input file", nouns };
 	struct rp_view *v = calloc(1, sizeof(*v));
 	struct afile a;
 	struct rp_ctx c = { &a, rp, src, v };

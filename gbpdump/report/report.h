@@ -48,9 +48,10 @@ struct gd_report *report_new(void);
 void report_frame(struct gd_report *rp, const struct gd_rec *rec,
 		  const struct vxgbp_pkt *p, const struct gd_check *chk);
 /* Write the page to path ("-": standard output; never over an input, nor
- * an existing file without force).  0, or -1 with errbuf (GD_ERRBUF bytes). */
-int report_write(const struct gd_report *rp, const struct report_src *src,
-		 const char *path, const char *const *inputs, int force, char *errbuf);
+ * an existing file without force; nouns: how a message calls each input).
+ * 0, or -1 with errbuf (GD_ERRBUF bytes). */
+int report_write(const struct gd_report *rp, const struct report_src *src, const char *path,
+		 const char *const *inputs, const char *const *nouns, int force, char *errbuf);
 void report_free(struct gd_report *rp);
 
 /* gbpdump --stats --dot: the group graph in DOT on o.  0, or -1 when

@@ -21,6 +21,14 @@ for j in 1 2; do
 done
 n=$(ulimit -n 256 && "$G" -r "$tmp/d" --json -c 200000 | tail -1 | sed 's/.*"frame":\([0-9]*\).*/\1/')
 [ "$n" = 200000 ] || err "the last frame's number: $n"
+# -w protects every input, however many (before: "more than 8 input files
+# to protect")
+(ulimit -n 256 && "$G" -r "$tmp/d" -w "$tmp/all.pcap") || err "-w over 20,000 inputs"
+[ "$(wc -c < "$tmp/all.pcap")" = 30000024 ] || err "-w over 20,000 inputs: $(wc -c < "$tmp/all.pcap") bytes"
+"$G" -r "$tmp/d" -w "$tmp/d/c12345.pcap" --force 2> "$tmp/e"
+[ $? = 2 ] && grep -q 'refusing to overwrite the capture being read' "$tmp/e" ||
+	err "-w onto the 12,346th input: $(cat "$tmp/e")"
+
 # named like captures, yet none: each skipped with a warning (before: not
 # a word), the rest read
 ln -s /nonexistent "$tmp/d/z1.pcap"

@@ -34,6 +34,24 @@ for o in -w --groups --policy --junit --sarif --report; do
 		err "$o twice: exit $rc, $(cat e.txt)"
 done
 
+# no output replaces an input, --force or not, and the message names which
+# (before: -w --force wrote over the groups file; --junit called it "the
+# capture"; --junit did not protect --policy without --groups)
+printf '512 web\n' > g.txt
+printf 'default allow\n' > p.pol
+cp g.txt g.bak
+"$G" -r "$cap" --groups g.txt -w g.txt --force 2> e.txt
+rc=$?
+[ $rc = 2 ] && cmp -s g.txt g.bak &&
+	grep -q '^gbpdump: g.txt: refusing to overwrite the groups file being read$' e.txt ||
+	err "-w onto --groups: exit $rc, $(cat e.txt)"
+"$G" -r "$cap" --groups g.txt --junit g.txt 2> e.txt
+grep -q 'refusing to overwrite the groups file being read' e.txt || err "--junit onto --groups: $(cat e.txt)"
+"$G" -r "$cap" --policy p.pol --check --sarif p.pol --force > /dev/null 2> e.txt
+grep -q 'refusing to overwrite the policy file being read' e.txt || err "--sarif onto --policy: $(cat e.txt)"
+"$G" -r "$cap" --policy p.pol --report p.pol --force 2> e.txt
+grep -q 'refusing to overwrite the policy file being read' e.txt || err "--report onto --policy: $(cat e.txt)"
+
 # interrupted SIG OUT... -- CMD...: CMD (reading standard input) is fed
 # from a FIFO held open, so it waits mid-run with its outputs' temporary
 # files open; then SIG.  It must die of SIG, and leave no OUT nor OUT.tmp.*.
