@@ -186,7 +186,7 @@ static int scan_text(struct scan *sc, const char *t, size_t len, char *err, size
 			size_t j = i;
 			int frac = 0;
 
-			for (; j < len && strchr("+-0123456789.eE", t[j]); j++)
+			for (; j < len && t[j] && strchr("+-0123456789.eE", t[j]); j++)
 				frac |= t[j] == '.' || t[j] == 'e' || t[j] == 'E';
 			if (!frac && !int_fits(t, i, j)) {
 				snprintf(err, JERR_MAX, "an integer past 64 bits");
