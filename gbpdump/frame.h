@@ -12,8 +12,8 @@
  *      one thread at a time, and the frames in capture order (frame numbers
  *      ascending, no frame left out that parse matched): that is what makes
  *      the cross-frame findings those of one thread reading the capture.
- *      Gives xf, the cross-frame findings of the frame, for stage 3.
- *   3. gd_frame_emit()   stateless given xf: print_text / print_json into
+ *      Gives cross, the cross-frame findings of the frame, for stage 3.
+ *   3. gd_frame_emit()   stateless given cross: print_text / print_json into
  *      the caller's gd_out with the caller's gd_print (its caches are per
  *      thread: copy the shared one with gd_frame_print_copy()).  Any thread;
  *      putting the outputs in frame order is the caller's business.
@@ -45,7 +45,7 @@ struct gd_writer; /* writer.h */
 /* Stage 3's printer (print.h): print_text, print_json, or none (NULL:
  * -w, --stats, --check, --policy, --report print nothing per frame). */
 typedef void gd_frame_printer(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-			      const struct vxgbp_pkt *p, uint64_t xf);
+			      const struct vxgbp_pkt *p, uint64_t cross);
 
 /* Read-only configuration, shared by every thread. */
 struct gd_frame_cfg {
@@ -114,10 +114,10 @@ static inline int gd_frame_stop(const struct gd_frame_state *s)
 /* Stage 3 for a frame stage 2 saw. */
 static inline void gd_frame_emit(const struct gd_frame_cfg *c, struct gd_print *pp,
 				 struct gd_out *o, const struct gd_rec *rec,
-				 const struct vxgbp_pkt *p, uint64_t xf)
+				 const struct vxgbp_pkt *p, uint64_t cross)
 {
 	if (c->print)
-		c->print(o, pp, rec, p, xf);
+		c->print(o, pp, rec, p, cross);
 }
 
 /* 0 when no stage reads a record's timestamp or offset (--stats, --policy:

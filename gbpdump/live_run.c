@@ -74,7 +74,7 @@ static void wflush(struct lworker *w)
 
 /* The state stage of one frame under the mutex: 1 when the frame went
  * through, 0 when the run had stopped (the frame is discarded). */
-static int wstate(struct lworker *w, struct gd_rec *rec, uint64_t *xf)
+static int wstate(struct lworker *w, struct gd_rec *rec, uint64_t *cross)
 {
 	struct lrun *r = w->run;
 	int ok = 0;
@@ -82,7 +82,7 @@ static int wstate(struct lworker *w, struct gd_rec *rec, uint64_t *xf)
 	pthread_mutex_lock(&r->state_mu);
 	if (!atomic_load(&r->halt)) {
 		rec->no = ++r->seq;
-		*xf = gd_frame_state(r->fs, rec, &w->pkt);
+		*cross = gd_frame_state(r->fs, rec, &w->pkt);
 		if (gd_frame_stop(r->fs))
 			atomic_store(&r->halt, 1);
 		ok = 1;
@@ -96,7 +96,7 @@ static void *worker(void *arg)
 	struct lworker *w = arg;
 	struct lrun *r = w->run;
 	struct gd_rec rec;
-	uint64_t xf = 0;
+	uint64_t cross = 0;
 	int rc;
 
 	for (;;) {
@@ -108,11 +108,11 @@ static void *worker(void *arg)
 		rec.no = 0; /* numbered in the state stage (frames that match) */
 		if (!gd_frame_parse(r->fc, &rec, &w->pkt))
 			continue;
-		if (!wstate(w, &rec, &xf)) {
+		if (!wstate(w, &rec, &cross)) {
 			w->discarded++;
 			break;
 		}
-		gd_frame_emit(r->fc, &w->pp, w->out, &rec, &w->pkt, xf);
+		gd_frame_emit(r->fc, &w->pp, w->out, &rec, &w->pkt, cross);
 		if (w->out->len > GD_OUT_CAP / 2)
 			wflush(w);
 	}

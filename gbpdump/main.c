@@ -39,7 +39,7 @@
 #include "lines.h"
 #include "merge.h"
 #include "stats.h"
-#include "tabmem.h"
+#include "track_memory.h"
 #include "writer.h"
 
 #define EXIT_DATA 1  /* a data problem: unreadable record, truncated file */
@@ -704,7 +704,7 @@ struct run {
 
 static void *trk_zalloc(void *ctx, size_t size)
 {
-	void *p = gd_tabmem_zalloc(size);
+	void *p = gd_track_mem_zalloc(size);
 
 	if (!p)
 		((struct run *)ctx)->trk_oom = 1;
@@ -714,7 +714,7 @@ static void *trk_zalloc(void *ctx, size_t size)
 static void trk_free(void *ctx, void *ptr, size_t size)
 {
 	(void)ctx;
-	gd_tabmem_free(ptr, size);
+	gd_track_mem_free(ptr, size);
 }
 
 /* What the tracker does for this run: the matrix for --stats, the rules
@@ -910,7 +910,7 @@ static int run_open(struct run *r, struct opts *o)
 	o->live.flags = o->read_flags;
 	if ((!o->iface && (rc = open_list(r, o)) != GO_ON) || (rc = protect(r, o)) != GO_ON)
 		return rc;
-	if ((o->iface ? reader_open_live_opts(&r->rd, o->iface, 262144, &o->live, r->errbuf)
+	if ((o->iface ? reader_open_live(&r->rd, o->iface, 262144, &o->live, r->errbuf)
 		      : reader_open(&r->rd, o->rfile, o->read_flags, r->errbuf)) < 0) {
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		return EXIT_IO;
@@ -983,12 +983,12 @@ static void frame_setup(struct run *r, const struct opts *o)
 static inline __attribute__((always_inline)) int
 one_frame(struct run *r, const struct gd_frame_cfg *fc, const struct gd_rec *rec)
 {
-	uint64_t xf;
+	uint64_t cross;
 
 	if (!gd_frame_parse(fc, rec, &r->pkt))
 		return 0;
-	xf = gd_frame_state(&r->fs, rec, &r->pkt);
-	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, xf);
+	cross = gd_frame_state(&r->fs, rec, &r->pkt);
+	gd_frame_emit(fc, &r->pp, r->out, rec, &r->pkt, cross);
 	return r->out->err || gd_frame_stop(&r->fs);
 }
 

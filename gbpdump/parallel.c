@@ -22,7 +22,7 @@ struct batch {
 	size_t n, cap_recs;
 	struct gd_rec *recs;
 	struct vxgbp_pkt *pkts;
-	uint64_t *xf;
+	uint64_t *cross;
 	uint8_t *match;               /* stage 1 matched */
 	uint8_t *bytes;               /* the records' bytes (copied) */
 	size_t used, cap_bytes;       /* record bytes in the batch; room for copies */
@@ -74,7 +74,7 @@ static void batch_free(struct batch *b)
 		gd_win_drop(b->win);
 	free(b->recs);
 	free(b->pkts);
-	free(b->xf);
+	free(b->cross);
 	free(b->match);
 	free(b->bytes);
 	for (size_t i = 0; i < b->nblk; i++)
@@ -89,10 +89,10 @@ static int batch_alloc(struct batch *b, size_t bytes)
 	b->cap_bytes = bytes;
 	b->recs = calloc(b->cap_recs, sizeof(*b->recs));
 	b->pkts = calloc(b->cap_recs, sizeof(*b->pkts));
-	b->xf = calloc(b->cap_recs, sizeof(*b->xf));
+	b->cross = calloc(b->cap_recs, sizeof(*b->cross));
 	b->match = calloc(b->cap_recs, 1);
 	b->bytes = malloc(bytes);
-	return b->recs && b->pkts && b->xf && b->match && b->bytes ? 0 : -1;
+	return b->recs && b->pkts && b->cross && b->match && b->bytes ? 0 : -1;
 }
 
 /* Output block k of the batch, empty.  NULL: out of memory. */
@@ -134,7 +134,7 @@ static int batch_state(struct par *P, struct batch *b, int stopped)
 		b->n_state = i + 1;
 		if (!b->match[i])
 			continue;
-		b->xf[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
+		b->cross[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
 		if (gd_frame_stop(fs))
 			return 1;
 	}
@@ -158,7 +158,7 @@ static void batch_emit(struct batch *b, struct gd_print *pp)
 	for (size_t i = 0; i < b->n_state; i++) {
 		if (!b->match[i])
 			continue;
-		gd_frame_emit(b->cfg, pp, o, &b->recs[i], &b->pkts[i], b->xf[i]);
+		gd_frame_emit(b->cfg, pp, o, &b->recs[i], &b->pkts[i], b->cross[i]);
 		if (GD_OUT_CAP - o->len < STAGE_ROOM) {
 			if (!(o = blk_get(b, b->nused))) {
 				b->oom = 1;

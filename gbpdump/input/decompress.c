@@ -362,11 +362,6 @@ uint64_t gd_src_pos(const struct gd_src *s)
 	return s->base + (s->z ? consumed(s->z) : s->raw);
 }
 
-int gd_src_format(const struct gd_src *s)
-{
-	return s->z ? s->z->fmt : GD_Z_NONE;
-}
-
 int gd_src_error(const struct gd_src *s, char *errbuf)
 {
 	if (!s->z || !s->z->failed)

@@ -52,8 +52,6 @@ int gd_src_decompress(struct gd_src *s, int fmt, const uint8_t *pre, size_t npre
 ssize_t gd_src_read(struct gd_src *s, uint8_t *b, size_t n, char *errbuf);
 /* Where reading is in the file: compressed bytes consumed, or bytes read. */
 uint64_t gd_src_pos(const struct gd_src *s);
-/* The compression format, GD_Z_NONE when plain. */
-int gd_src_format(const struct gd_src *s);
 /* 1 and the message in errbuf when the decoder stopped on an error. */
 int gd_src_error(const struct gd_src *s, char *errbuf);
 /* Free the decoder (the descriptor is the caller's). */

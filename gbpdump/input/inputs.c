@@ -254,25 +254,6 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 	}
 }
 
-int inputs_walk_begin_cb(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg)
-{
-	return inputs_walk_begin(ctx, w, cfg);
-}
-
-void inputs_walk_end_cb(void *ctx, const struct gd_walk *w)
-{
-	inputs_walk_end(ctx, w);
-}
-
-void inputs_restart(struct gd_inputs *s)
-{
-	rd_close(s);
-	s->cur = 0;
-	s->base = 0;
-	s->rd = s->first;
-	s->fc = s->first_fc;
-}
-
 void inputs_close(struct gd_inputs *s)
 {
 	rd_close(s);

@@ -95,12 +95,6 @@ static inline void inputs_walk_end(struct gd_inputs *s, const struct gd_walk *w)
 {
 	reader_walk_end(s->rd, w);
 }
-/* The two above for gd_par_src (parallel.h): ctx is the gd_inputs. */
-int inputs_walk_begin_cb(void *ctx, struct gd_walk *w, const struct gd_frame_cfg **cfg);
-void inputs_walk_end_cb(void *ctx, const struct gd_walk *w);
-/* Read from the first input's start again, after main.c opened its reader
- * again (one input: -j's refused sum, main.c). */
-void inputs_restart(struct gd_inputs *s);
 void inputs_close(struct gd_inputs *s);
 
 #endif /* GBPDUMP_INPUTS_H */

@@ -113,36 +113,6 @@ void pcapng_state_fini(struct pcapng_state *s)
 	pcapng_state_init(s);
 }
 
-int pcapng_state_copy(struct pcapng_state *dst, const struct pcapng_state *src)
-{
-	struct pcapng_iface *ifs = NULL;
-
-	if (src->nif && !(ifs = malloc(src->nif * sizeof(*ifs))))
-		return -1;
-	if (src->nif)
-		memcpy(ifs, src->ifs, src->nif * sizeof(*ifs));
-	*dst = *src;
-	dst->ifs = ifs;
-	dst->ifcap = src->nif;
-	return 0;
-}
-
-int pcapng_state_equal(const struct pcapng_state *a, const struct pcapng_state *b)
-{
-	if (a->phase != b->phase || a->swapped != b->swapped || a->dlt != b->dlt ||
-	    a->linktype != b->linktype || a->snaplen != b->snaplen ||
-	    a->maxblock != b->maxblock || a->sections != b->sections || a->nif != b->nif)
-		return 0;
-	for (uint32_t i = 0; i < a->nif; i++) {
-		const struct pcapng_iface *x = &a->ifs[i], *y = &b->ifs[i];
-
-		if (x->tsresol != y->tsresol || x->tsoffset != y->tsoffset ||
-		    x->factor != y->factor || x->scale != y->scale)
-			return 0;
-	}
-	return 1;
-}
-
 int pcapng_sniff(const uint8_t *b, size_t n)
 {
 	return n >= 12 && get32(b, 0) == PCAPNG_BT_SHB &&

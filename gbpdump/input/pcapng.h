@@ -15,10 +15,7 @@
  * All that reading depends on is in struct pcapng_state: the section's byte
  * order, the first interface's link type and snap length (libpcap keeps
  * them for the whole file), the interface table of the current section and
- * the section count.  A reader that starts in the middle of a file (gbpdump
- * -j: a thread per part) takes a copy of the state at a block boundary
- * (pcapng_state_copy()) and may compare the state it ends with against the
- * one the next part started from (pcapng_state_equal()).
+ * the section count.
  */
 #ifndef GBPDUMP_PCAPNG_H
 #define GBPDUMP_PCAPNG_H
@@ -82,10 +79,6 @@ enum {
 };
 
 void pcapng_state_init(struct pcapng_state *s);
-/* A deep copy into dst (initialised or not).  0, or -1 out of memory. */
-int pcapng_state_copy(struct pcapng_state *dst, const struct pcapng_state *src);
-/* 1 when the two would read the rest of a file identically. */
-int pcapng_state_equal(const struct pcapng_state *a, const struct pcapng_state *b);
 void pcapng_state_fini(struct pcapng_state *s);
 
 /* Do the first bytes b[0..n) look like a pcapng file's start (an SHB with a

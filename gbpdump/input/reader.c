@@ -504,7 +504,7 @@ static int open_live_pcap(struct gd_reader *r, const char *iface, int snaplen,
 	return 0;
 }
 
-int reader_open_live_opts(struct gd_reader *r, const char *iface, int snaplen,
+int reader_open_live(struct gd_reader *r, const char *iface, int snaplen,
 			  const struct gd_live_opts *lo, char *errbuf)
 {
 	struct gd_live *l;
@@ -536,13 +536,6 @@ int reader_open_live_opts(struct gd_reader *r, const char *iface, int snaplen,
 			errbuf);
 	}
 	return open_live_pcap(r, iface, snaplen, lo, errbuf);
-}
-
-int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf)
-{
-	struct gd_live_opts lo = { 0, 1, 0 };
-
-	return reader_open_live_opts(r, iface, snaplen, &lo, errbuf);
 }
 
 int reader_live_counts(struct gd_reader *r, struct gd_live_counts *c)

@@ -101,8 +101,6 @@ static inline int reader_dlt(const struct gd_reader *r)
 
 /* Open a capture file ("-" for standard input).  0, or -1 with errbuf. */
 int reader_open(struct gd_reader *r, const char *path, unsigned flags, char *errbuf);
-/* Open a live capture on iface.  0, or -1 with errbuf. */
-int reader_open_live(struct gd_reader *r, const char *iface, int snaplen, char *errbuf);
 /* Next record: 1, 0 at the end, -1 on error (errbuf names file, frame, offset). */
 int reader_next(struct gd_reader *r, struct gd_rec *rec, char *errbuf);
 
@@ -234,7 +232,7 @@ struct gd_live_opts {
 	unsigned workers;
 	unsigned flags;
 };
-int reader_open_live_opts(struct gd_reader *r, const char *iface, int snaplen,
+int reader_open_live(struct gd_reader *r, const char *iface, int snaplen,
 			  const struct gd_live_opts *lo, char *errbuf);
 /* What a live capture saw at its end (docs/live.md), summed over the
  * sockets; have_unread 0 when the source cannot tell (libpcap). */

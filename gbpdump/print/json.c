@@ -1018,7 +1018,7 @@ static void json_locate(struct gd_out *o, const struct gd_rec *rec, const struct
  * the tracker's (which judges the first VXLAN header).  Only when there is
  * a finding. */
 static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
-				const struct vxgbp_pkt *p, uint64_t xf)
+				const struct vxgbp_pkt *p, uint64_t cross)
 {
 	int first = 1;
 
@@ -1030,14 +1030,14 @@ static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
 		for (uint64_t f = p->nested[i].findings & ~(p->findings & PARSE_RULES); f;
 		     f &= f - 1)
 			json_located(o, (unsigned)__builtin_ctzll(f), LAYER_FRAME, (int)i, &first);
-	for (; xf; xf &= xf - 1)
-		json_located(o, (unsigned)__builtin_ctzll(xf), LAYER_VXLAN, -1, &first);
+	for (; cross; cross &= cross - 1)
+		json_located(o, (unsigned)__builtin_ctzll(cross), LAYER_VXLAN, -1, &first);
 	out_putc(o, ']');
 }
 
 /* ,"findings":[ids][,"finding_layers":[..]][,"error":{..}] */
 static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const struct vxgbp_pkt *p,
-			  uint64_t xf)
+			  uint64_t cross)
 {
 	uint64_t own = p->findings;
 	int first = 1;
@@ -1046,10 +1046,10 @@ static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const stru
 		own |= p->nested[i].findings;
 	out_str(o, ",\"findings\":[");
 	json_findings(o, own, &first);
-	json_findings(o, xf, &first); /* the tracker's, after the frame's own */
+	json_findings(o, cross, &first); /* the tracker's, after the frame's own */
 	out_putc(o, ']');
-	if (own | xf)
-		json_finding_layers(o, rec, p, xf);
+	if (own | cross)
+		json_finding_layers(o, rec, p, cross);
 	if (p->err) {
 		out_str(o, ",\"error\":{\"kind\":");
 		out_json_str(o, p->err == VXGBP_E_TRUNCATED ? "truncated"
@@ -1077,7 +1077,7 @@ static char *put_len(char *d, const struct gd_rec *rec)
 }
 
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf)
+		const struct vxgbp_pkt *p, uint64_t cross)
 {
 	char *d = jw_open(o);
 
@@ -1107,13 +1107,13 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"inner\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0,
 		      rec->data, &p->inner, NULL);
-	if (!(p->n_nested | p->findings | xf | (unsigned)p->err)) { /* most frames */
+	if (!(p->n_nested | p->findings | cross | (unsigned)p->err)) { /* most frames */
 		PUT(d, ",\"findings\":[]}\n");
 		jw_close(o, d);
 		return;
 	}
 	jw_close(o, d);
 	json_nested(o, pp, rec->data, p);
-	json_verdicts(o, rec, p, xf);
+	json_verdicts(o, rec, p, cross);
 	out_str(o, "}\n");
 }

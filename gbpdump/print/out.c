@@ -134,18 +134,6 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width)
 	out_write(o, t, (size_t)width);
 }
 
-void out_spaces(struct gd_out *o, int n)
-{
-	static const char sp[32] = "                                ";
-
-	while (n > 0) {
-		int k = n < 32 ? n : 32;
-
-		out_write(o, sp, (size_t)k);
-		n -= k;
-	}
-}
-
 void out_u64_w(struct gd_out *o, uint64_t v, int width)
 {
 	out_commit(o, lw_u64_w(out_reserve(o, width > 20 ? (size_t)width : 20), v, width));

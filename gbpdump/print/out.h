@@ -33,7 +33,6 @@ void out_dec_pad(struct gd_out *o, uint64_t v, int width);
 /* decimal right-aligned in a field of width (at most 32) characters,
  * printf's "%*llu"; n spaces */
 void out_u64_w(struct gd_out *o, uint64_t v, int width);
-void out_spaces(struct gd_out *o, int n);
 /* a JSON string literal with quotes and escapes (escape.h: bad UTF-8
  * becomes \ufffd) */
 void out_json_str(struct gd_out *o, const char *s);

@@ -53,13 +53,13 @@ void print_init(struct gd_print *pp);
 /* print_json's time cache as it stands after formatting second INT64_MIN
  * (print_init). */
 void print_json_init(struct gd_print *pp);
-/* One frame.  xf: the cross-frame findings of libvxgbp's tracker on this
+/* One frame.  cross: the cross-frame findings of libvxgbp's tracker on this
  * frame (VXGBP_RB bits; 0 when it does not run): printed after the frame's
  * own findings, in rule order (text: with -v only). */
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf);
+		const struct vxgbp_pkt *p, uint64_t cross);
 void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf);
+		const struct vxgbp_pkt *p, uint64_t cross);
 /* "[G,I,D]": the flag word as libvxgbp names it (reserved bits as R=0x....),
  * rendered again only when it differs from the last frame's. */
 

@@ -918,7 +918,7 @@ static void print_text_ip(struct gd_out *o, struct gd_print *pp, const struct gd
 /* Any frame, level by level. */
 static void print_text_general(struct gd_out *o, struct gd_print *pp,
 							 const struct gd_rec *rec,
-							 const struct vxgbp_pkt *p, uint64_t xf)
+							 const struct vxgbp_pkt *p, uint64_t cross)
 {
 	int vxlan = (p->have & VXGBP_HAVE_VXLAN) != 0;
 
@@ -941,7 +941,7 @@ static void print_text_general(struct gd_out *o, struct gd_print *pp,
 	if (vxlan) {
 		print_findings(o, p->findings, pp->verbose > 0);
 		if (pp->verbose)
-			print_findings(o, xf, 1); /* the tracker's, after the frame's own */
+			print_findings(o, cross, 1); /* the tracker's, after the frame's own */
 	}
 	/* The frame length where the line has none of its own: a frame cut
 	 * short or contradicting itself, a level without IP (-e prints it
@@ -955,7 +955,7 @@ static void print_text_general(struct gd_out *o, struct gd_print *pp,
 
 /* The fast shapes first, then the general path. */
 void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, uint64_t xf)
+		const struct vxgbp_pkt *p, uint64_t cross)
 {
 	switch (fast_shape(pp, p)) {
 	case FAST_VXLAN:
@@ -965,7 +965,7 @@ void print_text(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 		print_text_ip(o, pp, rec, p);
 		return;
 	default:
-		print_text_general(o, pp, rec, p, xf);
+		print_text_general(o, pp, rec, p, cross);
 		return;
 	}
 }

@@ -14,7 +14,7 @@
 
 /* ---- state ---- */
 
-struct occ {
+struct first_hit {
 	uint64_t frame;
 	uint64_t rec_off;  /* the record's file offset (gd_rec.off) */
 	uint32_t caplen;
@@ -40,13 +40,13 @@ struct gd_check {
 	const char *error;           /* check_set_error() */
 	int error_status;
 	uint64_t cnt[VXGBP_R__COUNT][3];
-	unsigned n_occ[VXGBP_R__COUNT][3];
-	struct occ occ[VXGBP_R__COUNT][3][CHECK_FIRST];
+	unsigned n_first[VXGBP_R__COUNT][3];
+	struct first_hit first[VXGBP_R__COUNT][3][CHECK_FIRST];
 };
 
 /* One VXLAN header of a frame and the layers around it: the first one
  * (p->vx) or a nested one (p->nested[nest - 1]). */
-struct hview {
+struct vx_view {
 	const struct vxgbp_hdr *h;
 	const struct vxgbp_layers *outer; /* what delivers it */
 	const struct vxgbp_layers *inner; /* the frame it carries */
@@ -106,7 +106,7 @@ void check_free(struct gd_check *c)
 }
 
 /* Level (enum vxgbp_level) of rule r for header hv, under the profile. */
-static int level_of(const struct gd_check *c, unsigned r, const struct hview *hv)
+static int level_of(const struct gd_check *c, unsigned r, const struct vx_view *hv)
 {
 	int lv = vxgbp_profile_level(c->prof, r, hv ? hv->h : NULL);
 
@@ -136,13 +136,13 @@ static int put_bits(char *s, size_t n, uint16_t bits)
 }
 
 /* "nested 2: " before what is said of a nested header; its length. */
-static int nest_prefix(char *s, size_t n, const struct hview *hv)
+static int nest_prefix(char *s, size_t n, const struct vx_view *hv)
 {
 	return hv->nest ? snprintf(s, n, "nested %u: ", hv->nest) : snprintf(s, n, "%s", "");
 }
 
 /* Header rules of a GPE header: 1 when r is one. */
-static int describe_gpe(unsigned r, const struct hview *hv, struct occ *o)
+static int describe_gpe(unsigned r, const struct vx_view *hv, struct first_hit *o)
 {
 	const struct vxgbp_hdr *h = hv->h;
 	size_t n = sizeof(o->what);
@@ -157,8 +157,8 @@ static int describe_gpe(unsigned r, const struct hview *hv, struct occ *o)
 }
 
 /* Header rules: 1 when r is one. */
-static int describe_hdr(const struct gd_check *c, unsigned r, const struct hview *hv,
-			struct occ *o)
+static int describe_hdr(const struct gd_check *c, unsigned r, const struct vx_view *hv,
+			struct first_hit *o)
 {
 	const struct vxgbp_hdr *h = hv->h;
 	size_t n = sizeof(o->what);
@@ -195,7 +195,7 @@ static int describe_hdr(const struct gd_check *c, unsigned r, const struct hview
 
 /* The error that stopped the parse: "inner-ipv4 at byte 64 (caplen 92,
  * len 92)". */
-static void describe_err(const struct vxgbp_pkt *p, struct occ *o, const char *pre)
+static void describe_err(const struct vxgbp_pkt *p, struct first_hit *o, const char *pre)
 {
 	if (!p->err) { /* the walk stopped at its bound: at the last layer */
 		const struct vxgbp_encap *e = p->n_encap ? &p->encap[p->n_encap - 1] : NULL;
@@ -216,7 +216,7 @@ static void describe_err(const struct vxgbp_pkt *p, struct occ *o, const char *p
 
 /* Frame rules of the layers that deliver a header (checksums, source
  * port, TTL, GSO lengths): 1 when r is one. */
-static int describe_outer(unsigned r, const struct hview *hv, struct occ *o)
+static int describe_outer(unsigned r, const struct vx_view *hv, struct first_hit *o)
 {
 	const struct vxgbp_l3 *l3 = &hv->outer->l3;
 	const struct vxgbp_l4 *l4 = &hv->outer->l4;
@@ -261,8 +261,8 @@ static int describe_outer(unsigned r, const struct hview *hv, struct occ *o)
 }
 
 /* Frame rules (inner VLAN, truncation, depth): 1 when r is one. */
-static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct hview *hv,
-			  struct occ *o)
+static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct vx_view *hv,
+			  struct first_hit *o)
 {
 	char pre[16];
 
@@ -287,7 +287,7 @@ static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct hv
 }
 
 /* Label rules: where the option is, outer first. */
-static void describe_label(unsigned r, const struct hview *hv, struct occ *o)
+static void describe_label(unsigned r, const struct vx_view *hv, struct first_hit *o)
 {
 	int cal = r == VXGBP_R_CALIPSO_LEN || r == VXGBP_R_CALIPSO_CSUM ||
 		  r == VXGBP_R_CALIPSO_DOI;
@@ -318,7 +318,7 @@ static void endpoint_name(char *a, size_t n, const struct vxgbp_pkt *p,
 
 /* Cross-frame rules: this frame against the one the tracker remembered. */
 static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_hit *x,
-			   struct occ *o)
+			   struct first_hit *o)
 {
 	const struct vxgbp_hdr *h = &p->vx;
 	const struct vxgbp_l3 *il3 = &p->inner.l3;
@@ -355,18 +355,18 @@ static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_h
  * header it belongs to (NULL: the frame has none); x: the tracker's hit
  * for a cross-frame rule, else NULL. */
 static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, const struct hview *hv,
+		const struct vxgbp_pkt *p, const struct vx_view *hv,
 		const struct vxgbp_track_hit *x)
 {
 	int lv = level_of(c, r, hv);
-	struct occ *o;
+	struct first_hit *o;
 
 	if (lv == VXGBP_LEVEL_OFF)
 		return;
 	c->cnt[r][lv]++;
-	if (c->n_occ[r][lv] >= CHECK_FIRST)
+	if (c->n_first[r][lv] >= CHECK_FIRST)
 		return;
-	o = &c->occ[r][lv][c->n_occ[r][lv]++];
+	o = &c->first[r][lv][c->n_first[r][lv]++];
 	o->frame = rec->no;
 	o->rec_off = rec->off;
 	o->caplen = rec->caplen;
@@ -385,14 +385,14 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 void check_add_late(struct gd_check *c, unsigned rule, uint64_t frame, const char *what)
 {
 	int lv = rule < VXGBP_R__COUNT ? level_of(c, rule, NULL) : VXGBP_LEVEL_OFF;
-	struct occ *o;
+	struct first_hit *o;
 
 	if (lv == VXGBP_LEVEL_OFF)
 		return;
 	c->cnt[rule][lv]++;
-	if (c->n_occ[rule][lv] >= CHECK_FIRST)
+	if (c->n_first[rule][lv] >= CHECK_FIRST)
 		return;
-	o = &c->occ[rule][lv][c->n_occ[rule][lv]++];
+	o = &c->first[rule][lv][c->n_first[rule][lv]++];
 	memset(o, 0, sizeof(*o));
 	o->frame = frame;
 	o->off = -1;
@@ -425,9 +425,9 @@ void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
 	if (rule >= VXGBP_R__COUNT || level < 0 || level > 2)
 		return;
 	c->cnt[rule][level] = count;
-	c->n_occ[rule][level] = n < CHECK_FIRST ? n : CHECK_FIRST;
-	for (unsigned i = 0; i < c->n_occ[rule][level]; i++) {
-		struct occ *o = &c->occ[rule][level][i];
+	c->n_first[rule][level] = n < CHECK_FIRST ? n : CHECK_FIRST;
+	for (unsigned i = 0; i < c->n_first[rule][level]; i++) {
+		struct first_hit *o = &c->first[rule][level][i];
 
 		memset(o, 0, sizeof(*o));
 		o->frame = first[i].frame;
@@ -444,7 +444,7 @@ void check_import_unjudged(struct gd_check *c, uint64_t n)
 
 /* The per-frame findings f of one header, through the profile. */
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
-			 const struct vxgbp_pkt *p, const struct hview *hv, uint64_t f)
+			 const struct vxgbp_pkt *p, const struct vx_view *hv, uint64_t f)
 {
 	f = vxgbp_profile_findings(c->prof, hv->h, (enum vxgbp_vx_kind)hv->kind, f);
 	for (unsigned r = 0; f && r < VXGBP_R__COUNT; r++)
@@ -479,7 +479,7 @@ int check_unjudged(const struct vxgbp_pkt *p)
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
 		 const struct vxgbp_track_result *x)
 {
-	struct hview hv = { &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
+	struct vx_view hv = { &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
 
 	if (check_unjudged(p)) {
 		add_unjudged(c, rec, p);
@@ -495,7 +495,7 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	/* Every nested VXLAN header, judged on its own. */
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
 		const struct vxgbp_nested *n = &p->nested[i];
-		struct hview nv = { &n->vx, i ? &p->nested[i - 1].inner : &p->inner, &n->inner,
+		struct vx_view nv = { &n->vx, i ? &p->nested[i - 1].inner : &p->inner, &n->inner,
 				    n->off, i + 1, n->kind };
 
 		add_findings(c, rec, p, &nv, n->findings);
@@ -561,8 +561,8 @@ static void report_json_rule(const struct gd_check *c, unsigned r, int l, struct
 	out_str(o, ",\"text\":");
 	out_json_str(o, ri->text);
 	out_str(o, ",\"first\":[");
-	for (unsigned i = 0; i < c->n_occ[r][l]; i++) {
-		const struct occ *oc = &c->occ[r][l][i];
+	for (unsigned i = 0; i < c->n_first[r][l]; i++) {
+		const struct first_hit *oc = &c->first[r][l][i];
 
 		out_printf(o, "%s{\"frame\":%llu,\"offset\":%d,\"detail\":", i ? "," : "",
 			   (unsigned long long)oc->frame, oc->off);
@@ -612,10 +612,10 @@ static void report_first(const struct gd_check *c, struct gd_out *o)
 			if (!c->cnt[r][l] || !ri)
 				continue;
 			out_printf(o, "%s %s: %s\n", ri->id, lvl_name(l), ri->text);
-			for (unsigned i = 0; i < c->n_occ[r][l]; i++)
+			for (unsigned i = 0; i < c->n_first[r][l]; i++)
 				out_printf(o, "  frame %llu offset %d: %s\n",
-					   (unsigned long long)c->occ[r][l][i].frame,
-					   c->occ[r][l][i].off, c->occ[r][l][i].what);
+					   (unsigned long long)c->first[r][l][i].frame,
+					   c->first[r][l][i].off, c->first[r][l][i].what);
 		}
 	}
 }
@@ -693,9 +693,9 @@ int check_rule_next(const struct gd_check *c, unsigned *it, struct check_rule *c
 		}
 		for (int l = 0; l < 3; l++) {
 			cr->count[l] = c->cnt[r][l];
-			cr->n_first[l] = c->n_occ[r][l];
-			for (unsigned i = 0; i < c->n_occ[r][l]; i++) {
-				const struct occ *o = &c->occ[r][l][i];
+			cr->n_first[l] = c->n_first[r][l];
+			for (unsigned i = 0; i < c->n_first[r][l]; i++) {
+				const struct first_hit *o = &c->first[r][l][i];
 
 				cr->first[l][i] = (struct check_occ){ o->frame, o->rec_off, o->caplen,
 								      o->sec, o->nsec, o->off,

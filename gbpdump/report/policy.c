@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groupfmt.h"
+#include "group.h"
 #include "lines.h"
 #include "policy.h"
 

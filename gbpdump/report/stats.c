@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "groupfmt.h"
+#include "group.h"
 #include "stats.h"
 
 /* struct stats_tables (stats.h), under its short local name */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * groupfmt.c - groups and policy verdicts as the summaries print them
- * (groupfmt.h).
+ * group.c - groups and policy verdicts as the summaries print them
+ * (group.h).
  */
 #include <stdio.h>
 
-#include "groupfmt.h"
+#include "group.h"
 
 int group_format(char *buf, size_t n, uint32_t g, const struct vxgbp_groups *groups)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * tabmem.c - the tracker's memory.
+ * track_memory.c - the tracker's memory.
  *
  * The tracker's hash tables double as keys arrive and are written at
  * random, so every 4 KiB page of a new table faults once, and each
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "tabmem.h"
+#include "track_memory.h"
 
-#define TABMEM_MAPPED (1u << 20) /* blocks of this size or more are mapped */
-#define TABMEM_HUGE (2u << 20)   /* a transparent huge page on x86-64 */
+#define TRACK_MEM_MAPPED (1u << 20) /* blocks of this size or more are mapped */
+#define TRACK_MEM_HUGE (2u << 20)   /* a transparent huge page on x86-64 */
 
 /* Linux 5.14; the value is the ABI's (asm-generic/mman-common.h) */
 #ifndef MADV_POPULATE_WRITE
@@ -34,30 +34,30 @@
  * mapping ends on the boundary it starts on. */
 static size_t mapped_size(size_t size)
 {
-	return (size + TABMEM_HUGE - 1) & ~(size_t)(TABMEM_HUGE - 1);
+	return (size + TRACK_MEM_HUGE - 1) & ~(size_t)(TRACK_MEM_HUGE - 1);
 }
 
-void *gd_tabmem_zalloc(size_t size)
+void *gd_track_mem_zalloc(size_t size)
 {
 	size_t len, lead;
 	uint8_t *raw, *p;
 
-	if (size < TABMEM_MAPPED)
+	if (size < TRACK_MEM_MAPPED)
 		return calloc(1, size);
-	if (size > SIZE_MAX - 2 * (size_t)TABMEM_HUGE)
+	if (size > SIZE_MAX - 2 * (size_t)TRACK_MEM_HUGE)
 		return NULL;
 	len = mapped_size(size);
 	/* one huge page more, to start on a boundary; the rest unmapped */
-	raw = mmap(NULL, len + TABMEM_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	raw = mmap(NULL, len + TRACK_MEM_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		   -1, 0);
 	if (raw == MAP_FAILED)
 		return NULL;
-	p = (uint8_t *)(((uintptr_t)raw + TABMEM_HUGE - 1) & ~(uintptr_t)(TABMEM_HUGE - 1));
+	p = (uint8_t *)(((uintptr_t)raw + TRACK_MEM_HUGE - 1) & ~(uintptr_t)(TRACK_MEM_HUGE - 1));
 	lead = (size_t)(p - raw);
 	if (lead)
 		munmap(raw, lead);
-	if (TABMEM_HUGE - lead)
-		munmap(p + len, TABMEM_HUGE - lead);
+	if (TRACK_MEM_HUGE - lead)
+		munmap(p + len, TRACK_MEM_HUGE - lead);
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, len, MADV_HUGEPAGE);
 #endif
@@ -65,11 +65,11 @@ void *gd_tabmem_zalloc(size_t size)
 	return p;
 }
 
-void gd_tabmem_free(void *p, size_t size)
+void gd_track_mem_free(void *p, size_t size)
 {
 	if (!p)
 		return;
-	if (size < TABMEM_MAPPED)
+	if (size < TRACK_MEM_MAPPED)
 		free(p);
 	else
 		munmap(p, mapped_size(size));

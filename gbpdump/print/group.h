@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * groupfmt.h - a group as gbpdump's summaries print it (--stats, the
+ * group.h - a group as gbpdump's summaries print it (--stats, the
  * --policy audit): the ID with its --groups name, or what the tracker says
  * in its place (VXGBP_GROUP_NONE: plain VXLAN; VXGBP_GROUP_UNKNOWN: a
  * destination never seen sending with G).  Formatting only.
  */
-#ifndef GBPDUMP_GROUPFMT_H
-#define GBPDUMP_GROUPFMT_H
+#ifndef GBPDUMP_GROUP_H
+#define GBPDUMP_GROUP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ void group_json(struct gd_out *o, const char *key, uint32_t g,
  * "some". */
 const char *group_verdict_name(int verdict);
 
-#endif /* GBPDUMP_GROUPFMT_H */
+#endif /* GBPDUMP_GROUP_H */
