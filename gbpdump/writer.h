@@ -7,8 +7,9 @@
  * another path, a symbolic or a hard link either), nor (without --force)
  * any existing file.
  *
- * Inline on purpose: only main.c uses it, and gbpdump's other sources (which
- * the reader fuzz harness compiles without main.c) stay free of the writer.
+ * Inline on purpose: only the frame stages (frame.c) and run.c use it, and
+ * the input/ and print/ sources the reader fuzz harness compiles stay free
+ * of the writer.
  */
 #ifndef GBPDUMP_WRITER_H
 #define GBPDUMP_WRITER_H

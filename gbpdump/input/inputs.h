@@ -11,7 +11,7 @@
  * readers' own numbers stay in their error messages, with the file's name
  * and offset); each input has its own link type, hence its own parse
  * options and BPF program (the frame configuration of frame.h).  The run's
- * first input is read by main.c's reader; inputs.c opens the others, each
+ * first input is read by run.c's reader; inputs.c opens the others, each
  * when its turn comes and closed when it is read, so the number of inputs
  * is limited by nothing but disk (`ulimit -n` does not count them).  They
  * are all opened once at the start, one after the other, to find what is
@@ -40,7 +40,7 @@ struct gd_input {
 };
 
 struct gd_inputs {
-	struct gd_reader *first;     /* main.c's reader of names[0] */
+	struct gd_reader *first;     /* run.c's reader of names[0] */
 	const struct gd_frame_cfg *first_fc;
 	struct gd_input *more;       /* names[1..n-1] */
 	struct gd_reader more_rd;    /* the reader of names[cur] when cur > 0 */
@@ -63,7 +63,7 @@ int inputs_list(const char *const *args, unsigned nargs, char ***names, unsigned
 void inputs_list_free(char **names);
 
 /* Check names[1..n-1], the inputs after the first (its reader and frame
- * configuration are main.c's: s->first, s->first_fc and s->progress are
+ * configuration are run.c's: s->first, s->first_fc and s->progress are
  * set before), each opened and closed again; names and filter (the BPF
  * expression or NULL) are kept until inputs_close().  0, or -1 with
  * errbuf; inputs_close() in any case. */

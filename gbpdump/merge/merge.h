@@ -90,7 +90,7 @@ struct msum {
 	                           first such input's), or NULL */
 };
 
-/* What main.c knows of the run that the summary records. */
+/* What run.c knows of the run that the summary records. */
 struct msum_run {
 	const char *input;
 	int linktype;
@@ -125,7 +125,7 @@ const char *msum_unordered(const struct msum *m, size_t *row);
  * 2^64-1 or memory ran out. */
 int msum_append(struct msum *a, const struct msum *b, const char *path);
 
-/* gbpdump --stats --json / --check --json with a summary: what main.c
+/* gbpdump --stats --json / --check --json with a summary: what run.c
  * calls instead of stats_print / check_report.  Return as those do
  * (merge_check_run: 2 when memory ran out, after a message). */
 int merge_stats_run(const struct msum_run *r, const struct vxgbp_track *t, struct gd_out *o,
