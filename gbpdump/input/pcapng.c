@@ -494,7 +494,8 @@ static int section_order(const struct pcapng_state *s, const uint8_t *b, size_t 
 		return rc;
 	snprintf(err, PCAPNG_ERRLEN, "a section header block in the other byte order "
 		 "(%s-endian after %s-endian): pcapng allows it, libpcap reads one byte "
-		 "order per file", b[8] == 0x1a ? "big" : "little", b[8] == 0x1a ? "little" : "big");
+		 "order per file", b[8] == 0x1a ? "big" : "little",
+		 b[8] == 0x1a ? "little" : "big");
 	return PCAPNG_ERROR;
 }
 
