@@ -34,6 +34,7 @@ struct gd_z {
 	int at_end;          /* the data so far ends where a stream may end */
 	int done;            /* clean end: 0 from now on */
 	int failed;          /* msg holds the error: -1 from now on */
+	size_t zs_want;      /* zstd: the input its next call asks for */
 	char msg[GD_ERRBUF];
 	union {
 		z_stream gz;
@@ -43,6 +44,8 @@ struct gd_z {
 };
 
 enum { STEP_OK, STEP_ERR };
+
+#define ZS_FIRST 5 /* zstd: a frame's first bytes, before it can say what it wants */
 
 int gd_z_detect(const uint8_t *b, size_t n)
 {
@@ -124,18 +127,27 @@ static int gz_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 
 /* ---- zstd ---- */
 
+/* libzstd says neither what it read nor what it wrote in a call that
+ * fails, so each call is given no more than the unit it asks for next (a
+ * frame header, a block and the next block's header): a failure is then
+ * in the bytes of that call, which it had read, and every block before it
+ * has been delivered. */
 static int zs_step(struct gd_z *z, uint8_t *out, size_t n, size_t *made)
 {
-	ZSTD_inBuffer ib = { z->in + z->in_at, z->in_len - z->in_at, 0 };
+	size_t avail = z->in_len - z->in_at;
+	ZSTD_inBuffer ib = { z->in + z->in_at, avail < z->zs_want ? avail : z->zs_want, 0 };
 	ZSTD_outBuffer ob = { out, n, 0 };
 	size_t ret;
 
 	/* called with no input too: output held back must still come out */
 	ret = ZSTD_decompressStream(z->u.zs, &ob, &ib);
+	if (ZSTD_isError(ret)) {
+		z->in_at += ib.size;
+		return z_fail(z, "corrupt", 0, ZSTD_getErrorName(ret));
+	}
 	*made = ob.pos;
 	z->in_at += ib.pos;
-	if (ZSTD_isError(ret))
-		return z_fail(z, "corrupt", *made, ZSTD_getErrorName(ret));
+	z->zs_want = ret ? ret : ZS_FIRST;
 	if (ib.pos || ob.pos) /* (a call without progress says nothing new) */
 		z->at_end = ret == 0; /* a frame decoded and flushed */
 	return STEP_OK;
@@ -282,6 +294,7 @@ static struct gd_z *gd_z_open(int fmt, int fd, const char *name, const uint8_t *
 		if (inflateInit2(&z->u.gz, 15 + 16) != Z_OK)
 			goto fail;
 	} else if (fmt == GD_Z_ZSTD) {
+		z->zs_want = ZS_FIRST;
 		if (!(z->u.zs = ZSTD_createDCtx()) ||
 		    ZSTD_isError(ZSTD_DCtx_setParameter(z->u.zs, ZSTD_d_windowLogMax, 27)))
 			goto fail;

@@ -434,6 +434,41 @@ static int packet(struct pcapng_state *s, uint32_t type, const uint8_t *body, si
 	return PCAPNG_RECORD;
 }
 
+/* Is b a section header block in the other byte order?  Its type reads
+ * the same in both; its byte-order magic tells. */
+static int other_order(const struct pcapng_state *s, const uint8_t *b, size_t avail)
+{
+	return avail >= 12 && get32(b, 0) == PCAPNG_BT_SHB &&
+	       get32(b + 8, s->swapped) != PCAPNG_BOM && get32(b + 8, !s->swapped) == PCAPNG_BOM;
+}
+
+/* A section in the other byte order: pcapng allows it, libpcap 1.10 does
+ * not.  It reads the block's length in the old order first: after the
+ * first IDB that is an error at this block whatever the length (too long,
+ * past the file's end, or then the magic), so it is named as what it is;
+ * before the first IDB a length that happens to fit makes libpcap skip
+ * that many bytes, and so do we.  1: frame() reads the block on. */
+static int section_order(const struct pcapng_state *s, const uint8_t *b, size_t avail,
+			 int at_eof, size_t *used, char *err)
+{
+	uint32_t type, len;
+	int rc;
+
+	if (s->phase == PCAPNG_PH_READ && avail >= 8 && avail < 12 && !at_eof &&
+	    get32(b, 0) == PCAPNG_BT_SHB)
+		return *used = 12, PCAPNG_NEED; /* enough to see its magic */
+	if (!other_order(s, b, avail))
+		return 1;
+	if (s->phase != PCAPNG_PH_READ &&
+	    (rc = frame(s, b, avail, at_eof, &type, &len, used, err)) != PCAPNG_ERROR)
+		return rc;
+	snprintf(err, PCAPNG_ERRLEN, "a section header block in the other byte order "
+		 "(%s-endian after %s-endian): pcapng allows it, libpcap reads one byte "
+		 "order per file", b[8] == 0x1a ? "big" : "little",
+		 b[8] == 0x1a ? "little" : "big");
+	return PCAPNG_ERROR;
+}
+
 int pcapng_next(struct pcapng_state *s, const uint8_t *b, size_t avail, int at_eof,
 		struct pcapng_rec *rec, size_t *used, char *err)
 {
@@ -442,6 +477,8 @@ int pcapng_next(struct pcapng_state *s, const uint8_t *b, size_t avail, int at_e
 
 	if (s->phase == PCAPNG_PH_SHB)
 		return first_shb(s, b, avail, at_eof, used, err);
+	if ((rc = section_order(s, b, avail, at_eof, used, err)) != 1)
+		return rc;
 	if ((rc = frame(s, b, avail, at_eof, &type, &len, used, err)) != 1)
 		return rc;
 	*used = len;

@@ -4,14 +4,16 @@
  * tracker as a Graphviz digraph on standard output.  Every group that sent
  * or received is a node (name and ID in its label), every non-empty cell
  * an edge (frames and bytes in its label, pen width by bytes on a log
- * scale).  Layout is Graphviz's: `gbpdump ... --stats --dot | dot -Tsvg`.
+ * scale).  Past RP_MAX_GROUPS groups, the busiest are nodes and the rest
+ * one node, as in the report's graph (report.c: rp_view_get()): a graph of
+ * thousands of nodes is one no layout makes readable.  Layout is
+ * Graphviz's: `gbpdump ... --stats --dot | dot -Tsvg`.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "escape.h"
-#include "report.h"
-#include "stats.h"
+#include "report_int.h"
 
 /* The node name of a group: g256, plain, unknown. */
 static void node_id(char *buf, size_t n, uint32_t g)
@@ -20,6 +22,8 @@ static void node_id(char *buf, size_t n, uint32_t g)
 		snprintf(buf, n, "plain");
 	else if (g == VXGBP_GROUP_UNKNOWN)
 		snprintf(buf, n, "unknown");
+	else if (g == REPORT_OTHER)
+		snprintf(buf, n, "other");
 	else
 		snprintf(buf, n, "g%u", g);
 }
@@ -64,6 +68,26 @@ static int seen(uint8_t *map, uint32_t g)
 	return was;
 }
 
+/* An edge: frames and bytes, the pair's verdict pv (-1: none), width w in
+ * [0, 1]. */
+static void dot_edge(struct gd_out *o, uint32_t src, uint32_t dst, uint64_t frames,
+		     uint64_t bytes, int pv, double w)
+{
+	char s[16], d[16];
+
+	node_id(s, sizeof(s), src);
+	node_id(d, sizeof(d), dst);
+	out_printf(o, "  %s -> %s [label=\"%llu frame%s\\n%llu bytes%s%s\", penwidth=%.2f",
+		   s, d, (unsigned long long)frames, frames == 1 ? "" : "s",
+		   (unsigned long long)bytes, pv < 0 ? "" : "\\npolicy: ", report_policy_word(pv),
+		   1 + 4 * w);
+	if (pv >= 0)
+		out_printf(o, ", color=\"%s\", fontcolor=\"%s\"%s", report_policy_color(pv),
+			   report_policy_color(pv),
+			   pv == VXGBP_POLICY_SOME ? ", style=dashed" : "");
+	out_str(o, "];\n");
+}
+
 static void dot_body(const struct stats_tables *tb, struct gd_out *o,
 		     const struct vxgbp_groups *groups, const struct vxgbp_policy *policy,
 		     uint8_t *map)
@@ -85,42 +109,74 @@ static void dot_body(const struct stats_tables *tb, struct gd_out *o,
 	}
 	for (int i = 0; i < tb->nc; i++) {
 		const struct vxgbp_track_cell *c = &tb->c[i];
-		int pv = report_policy(policy, c->src, c->dst);
-		char s[16], d[16];
 
-		node_id(s, sizeof(s), c->src);
-		node_id(d, sizeof(d), c->dst);
-		out_printf(o, "  %s -> %s [label=\"%llu frame%s\\n%llu bytes%s%s\", penwidth=%.2f",
-			   s, d, (unsigned long long)c->frames, c->frames == 1 ? "" : "s",
-			   (unsigned long long)c->bytes, pv < 0 ? "" : "\\npolicy: ",
-			   report_policy_word(pv), 1 + 4 * report_log_range(c->bytes, min, max));
-		if (pv >= 0)
-			out_printf(o, ", color=\"%s\", fontcolor=\"%s\"%s", report_policy_color(pv),
-				   report_policy_color(pv), pv == VXGBP_POLICY_SOME ?
-				   ", style=dashed" : "");
-		out_str(o, "];\n");
+		dot_edge(o, c->src, c->dst, c->frames, c->bytes,
+			 report_policy(policy, c->src, c->dst), report_log_range(c->bytes, min, max));
 	}
+}
+
+/* The frames group g sent (NULL: none), from the table of every group. */
+static const struct vxgbp_track_count *sent_by(const struct stats_tables *tb, uint32_t g)
+{
+	for (int i = 0; i < tb->ng; i++)
+		if (tb->g[i].key == g)
+			return &tb->g[i];
+	return NULL;
+}
+
+/* Past RP_MAX_GROUPS groups: v's nodes (the busiest, then "other") and
+ * cells, each edge's numbers exact sums of the cells folded into it. */
+static void dot_folded(const struct rp_view *v, struct gd_out *o,
+		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
+{
+	uint64_t rest = 0;
+
+	for (int i = 0; i < v->tb.ng; i++)
+		rest += v->tb.g[i].frames;
+	for (int i = 0; i < v->n - 1; i++) {
+		const struct vxgbp_track_count *c = sent_by(&v->tb, v->id[i]);
+
+		rest -= c ? c->frames : 0;
+		dot_node(o, v->id[i], groups, c);
+	}
+	out_printf(o, "  other [label=\"other groups (%u)\\n%llu frame%s sent\", "
+		   "style=\"rounded,dashed\"];\n", v->merged, (unsigned long long)rest,
+		   rest == 1 ? "" : "s");
+	for (int s = 0; s < v->n; s++)
+		for (int d = 0; d < v->n; d++)
+			if (v->f[s][d])
+				dot_edge(o, v->id[s], v->id[d], v->f[s][d], v->b[s][d],
+					 report_policy(policy, v->id[s], v->id[d]),
+					 report_log_range(v->b[s][d], v->min_b, v->max_b));
 }
 
 int dot_print(const struct vxgbp_track *t, struct gd_out *o,
 	      const struct vxgbp_groups *groups, const struct vxgbp_policy *policy,
 	      const char *capture)
 {
-	struct stats_tables tb = { 0 };
+	struct rp_view *v = calloc(1, sizeof(*v));
 	uint8_t *map = calloc(65538 / 8 + 1, 1);
-	int rc = map ? stats_tables_get(t, &tb) : -1;
+	int rc = v && map ? rp_view_get(v, t) : -1;
 
 	if (!rc) {
 		out_str(o, "digraph gbp {\n  label=\"gbpdump --stats: group to group, ");
 		dot_str(o, capture ? capture : "");
-		out_printf(o, " (%llu frames)\";\n  labelloc=t;\n  rankdir=LR;\n"
-			   "  node [shape=box, style=rounded, fontname=\"DejaVu Sans\"];\n"
-			   "  edge [fontname=\"DejaVu Sans\", fontsize=10];\n",
-			   (unsigned long long)tb.s.frames);
-		dot_body(&tb, o, groups, policy, map);
+		out_printf(o, " (%llu frames)", (unsigned long long)v->tb.s.frames);
+		if (v->merged)
+			out_printf(o, "\\nthe %d busiest of %u groups, the other %u as one node",
+				   v->n - 1, v->n - 1 + v->merged, v->merged);
+		out_str(o, "\";\n  labelloc=t;\n  rankdir=LR;\n"
+			"  node [shape=box, style=rounded, fontname=\"DejaVu Sans\"];\n"
+			"  edge [fontname=\"DejaVu Sans\", fontsize=10];\n");
+		if (v->merged)
+			dot_folded(v, o, groups, policy);
+		else
+			dot_body(&v->tb, o, groups, policy, map);
 		out_str(o, "}\n");
 	}
-	stats_tables_free(&tb);
+	if (v)
+		rp_view_free(v);
+	free(v);
 	free(map);
 	return rc;
 }

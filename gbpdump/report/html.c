@@ -145,50 +145,138 @@ void rp_html_head(const struct rp_ctx *c)
 
 /* ---- per VNI, per group ---- */
 
+/* Is row a ahead of row b: more frames, the lower key on a tie? */
+static int busier(const struct vxgbp_track_count *a, const struct vxgbp_track_count *b)
+{
+	return a->frames > b->frames || (a->frames == b->frames && a->key < b->key);
+}
+
+static void heap_swap(int *h, int i, int j)
+{
+	int x = h[i];
+
+	h[i] = h[j];
+	h[j] = x;
+}
+
+static void heap_down(const struct vxgbp_track_count *t, int *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && busier(&t[h[m]], &t[h[l]]))
+			m = l;
+		if (r < n && busier(&t[h[m]], &t[h[r]]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The rows a table shows: all n, or the RP_MAX_ROWS - 1 busiest (a heap
+ * whose root is the least busy kept), back in the table's order.  Returns
+ * how many are in keep[]. */
+static int table_pick(const struct vxgbp_track_count *t, int n, int keep[RP_MAX_ROWS])
+{
+	int k = 0;
+
+	if (n <= RP_MAX_ROWS) {
+		for (; k < n; k++)
+			keep[k] = k;
+		return k;
+	}
+	for (int i = 0; i < n; i++) {
+		if (k < RP_MAX_ROWS - 1) {
+			keep[k++] = i;
+			for (int j = k - 1; j > 0 && busier(&t[keep[(j - 1) / 2]], &t[keep[j]]);
+			     j = (j - 1) / 2)
+				heap_swap(keep, j, (j - 1) / 2);
+		} else if (busier(&t[i], &t[keep[0]])) {
+			keep[0] = i;
+			heap_down(t, keep, k, 0);
+		}
+	}
+	qsort(keep, (size_t)k, sizeof(keep[0]), int_cmp);
+	return k;
+}
+
+/* A row's numbers: frames, share, bytes, share. */
+static void count_tds(struct afile *a, uint64_t f, uint64_t b, uint64_t tf, uint64_t tb)
+{
+	afile_printf(a, "<td class=\"n\">%llu</td>", (unsigned long long)f);
+	share_td(a, f, tf);
+	afile_printf(a, "<td class=\"n\">%llu</td>", (unsigned long long)b);
+	share_td(a, b, tb);
+	afile_printf(a, "</tr>\n");
+}
+
+/* A table of t's n rows (groups, or VNIs), or of the busiest and one row
+ * for the rest. */
+static void count_table(const struct rp_ctx *c, const struct vxgbp_track_count *t, int n,
+			int is_g)
+{
+	const struct stats_tables *tb = &c->v->tb;
+	const char *what = is_g ? "groups" : "VNIs";
+	int keep[RP_MAX_ROWS], k = table_pick(t, n, keep);
+	uint64_t of = 0, ob = 0;
+
+	if (k < n)
+		afile_printf(c->a, "<p>%d %s: the %d with the most frames are listed, the other "
+			     "%d in the last row.</p>\n", n, what, k, n - k);
+	afile_printf(c->a, "<table class=\"%s\"><thead><tr>%s<th class=\"n\">frames</th>"
+		     "<th class=\"n\">share</th><th class=\"n\">bytes</th><th class=\"n\">share"
+		     "</th></tr></thead><tbody>\n", is_g ? "groups" : "vni",
+		     is_g ? "<th>group</th><th>ID</th>" : "<th class=\"n\">VNI</th>");
+	for (int i = 0, j = 0; i < n; i++) {
+		char id[32];
+
+		if (j == k || keep[j] != i) {
+			of += t[i].frames;
+			ob += t[i].bytes;
+			continue;
+		}
+		j++;
+		if (!is_g) {
+			afile_printf(c->a, "<tr><td class=\"n\">%u</td>", t[i].key);
+		} else {
+			report_group_id(id, sizeof(id), t[i].key);
+			afile_printf(c->a, "<tr><td>");
+			rp_esc(c->a, report_group_name(t[i].key, c->src->groups));
+			afile_printf(c->a, "</td><td class=\"mono\">%s</td>", id);
+		}
+		count_tds(c->a, t[i].frames, t[i].bytes, tb->s.frames, tb->s.bytes);
+	}
+	if (k < n) {
+		afile_printf(c->a, "<tr><td%s>other (%d %s)</td>", is_g ? " colspan=\"2\"" : "",
+			     n - k, what);
+		count_tds(c->a, of, ob, tb->s.frames, tb->s.bytes);
+	}
+	afile_printf(c->a, "</tbody></table>\n");
+}
+
 void rp_html_tables(const struct rp_ctx *c)
 {
 	const struct stats_tables *tb = &c->v->tb;
-	uint64_t tf = tb->s.frames, tby = tb->s.bytes;
 
 	afile_printf(c->a, "<section id=\"tables\"><h2>VNIs and groups</h2>\n<h3>Per VNI</h3>\n");
 	if (!tb->nv)
 		afile_printf(c->a, "<p class=\"none\">No VXLAN frames.</p>\n");
 	else
-		afile_printf(c->a, "<table class=\"vni\"><thead><tr><th class=\"n\">VNI</th>"
-			     "<th class=\"n\">frames</th><th class=\"n\">share</th>"
-			     "<th class=\"n\">bytes</th><th class=\"n\">share</th></tr></thead><tbody>\n");
-	for (int i = 0; i < tb->nv; i++) {
-		afile_printf(c->a, "<tr><td class=\"n\">%u</td><td class=\"n\">%llu</td>",
-			     tb->v[i].key, (unsigned long long)tb->v[i].frames);
-		share_td(c->a, tb->v[i].frames, tf);
-		afile_printf(c->a, "<td class=\"n\">%llu</td>", (unsigned long long)tb->v[i].bytes);
-		share_td(c->a, tb->v[i].bytes, tby);
-		afile_printf(c->a, "</tr>\n");
-	}
-	afile_printf(c->a, "%s<h3>Per group (the frames each group sent)</h3>\n",
-		     tb->nv ? "</tbody></table>\n" : "");
+		count_table(c, tb->v, tb->nv, 0);
+	afile_printf(c->a, "<h3>Per group (the frames each group sent)</h3>\n");
 	if (!tb->ng)
 		afile_printf(c->a, "<p class=\"none\">No VXLAN frames.</p>\n");
 	else
-		afile_printf(c->a, "<table class=\"groups\"><thead><tr><th>group</th><th>ID</th>"
-			     "<th class=\"n\">frames</th><th class=\"n\">share</th>"
-			     "<th class=\"n\">bytes</th><th class=\"n\">share</th></tr></thead><tbody>\n");
-	for (int i = 0; i < tb->ng; i++) {
-		char id[32];
-
-		report_group_id(id, sizeof(id), tb->g[i].key);
-		afile_printf(c->a, "<tr><td>");
-		rp_esc(c->a, report_group_name(tb->g[i].key, c->src->groups));
-		afile_printf(c->a, "</td><td class=\"mono\">%s</td><td class=\"n\">%llu</td>", id,
-			     (unsigned long long)tb->g[i].frames);
-		share_td(c->a, tb->g[i].frames, tf);
-		afile_printf(c->a, "<td class=\"n\">%llu</td>", (unsigned long long)tb->g[i].bytes);
-		share_td(c->a, tb->g[i].bytes, tby);
-		afile_printf(c->a, "</tr>\n");
-	}
-	afile_printf(c->a, "%s<p>Shares are of all %llu frames (%llu bytes) read.</p>\n</section>\n",
-		     tb->ng ? "</tbody></table>\n" : "", (unsigned long long)tf,
-		     (unsigned long long)tby);
+		count_table(c, tb->g, tb->ng, 1);
+	afile_printf(c->a, "<p>Shares are of all %llu frames (%llu bytes) read.</p>\n</section>\n",
+		     (unsigned long long)tb->s.frames, (unsigned long long)tb->s.bytes);
 }
 
 /* ---- findings ---- */

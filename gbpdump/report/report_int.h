@@ -62,6 +62,7 @@ struct gd_report {
 /* ---- the group view (matrix and graph) ---- */
 
 #define RP_MAX_GROUPS 30    /* groups drawn; the rest in one REPORT_OTHER */
+#define RP_MAX_ROWS 100     /* rows of the VNI and group tables; the rest in one */
 
 struct rp_view {
 	struct stats_tables tb;

@@ -5,7 +5,10 @@
 # exit 1 and one line on stderr naming the file, the format, the compressed
 # offset and the capture offset ("corrupt" or "truncated"), after printing
 # the frames before it (for a cut stream exactly the uncompressed output's
-# first lines); the same through --libpcap (pcapng inside) and from a pipe.
+# first lines, and the compressed offset is where the file ends); the same
+# through --libpcap (pcapng inside) and from a pipe.  Damage at eight
+# places: the compressed offset named is where the decoder stopped, past
+# the damage (issue 30: zstd named offset 0).
 # A compressed file that holds no capture says so as the uncompressed file
 # does.  A small file that decompresses to 262 MB reads in bounded memory
 # (peak RSS, not under ASan: "asan" as 5th argument).  -w never replaces a
@@ -58,6 +61,38 @@ prefix() {
 	fi
 }
 
+# damaged CAP EXT SIZE: 64 bytes of 0xff at 64 and at each eighth of the
+# compressed file.  Where the decoder finds it (the damage may also pass
+# it and reach the capture reader), the compressed offset it names is past
+# the damage's start and within 256 KiB of its end (libzstd reports no
+# position of its own: it is given one block a call), and the exit status
+# is 1 (2 while the capture's first bytes cannot be read: it cannot be
+# opened).  (What was decoded before a check caught the damage is printed,
+# as zcat, zstdcat and xzcat write it.)
+damaged() {
+	d_seen=0
+	for d_at in 64 $(($3 / 8)) $(($3 * 2 / 8)) $(($3 * 3 / 8)) $(($3 * 4 / 8)) \
+		$(($3 * 5 / 8)) $(($3 * 6 / 8)) $(($3 * 7 / 8)); do
+		cp $1.$2 dmg.$2
+		dd if=ff64 of=dmg.$2 bs=1 seek=$d_at conv=notrunc 2>/dev/null
+		timeout $T "$gd" -r dmg.$2 -tt >out.txt 2>err.txt
+		d_rc=$?
+		d_c=$(sed -n "s/^gbpdump: dmg.$2: $(fmt_of $2) data corrupt at compressed offset \([0-9]*\) (capture offset \([0-9]*\)).*/\1 \2/p" err.txt)
+		[ -n "$d_c" ] || continue
+		n=$((n + 1)) d_seen=$((d_seen + 1))
+		set -- "$1" "$2" "$3" $d_c
+		if [ "$4" -lt $d_at ] || [ "$4" -gt $((d_at + 64 + 262144)) ] || [ "$4" -gt "$3" ]; then
+			fail "$1.$2 damaged at $d_at: $(cat err.txt)"
+		elif [ $d_rc != 1 ] && { [ $d_rc != 2 ] || [ "$5" -ge 4096 ]; }; then
+			fail "$1.$2 damaged at $d_at: exit $d_rc: $(cat err.txt)"
+		else
+			echo "ok   $1.$2 damaged at $d_at: exit $d_rc: $(cat err.txt)"
+		fi
+		set -- "$1" "$2" "$3"
+	done
+	[ $d_seen -ge 3 ] || fail "$1.$2: the decoder found only $d_seen of 8 damages"
+}
+
 spec="count=20000 flows=100 vni=100 gbp=512 proto=udp payload=300 step=1000"
 if ! "$gen" -w big.pcap --force "$spec" || ! "$gen" -w big.pcapng --pcapng --force "$spec"; then
 	echo "FAIL: gbpgen"
@@ -78,11 +113,12 @@ for cap in big.pcap big.pcapng; do
 			fail "$cap.$ext corrupt: nothing printed before the error"
 		fi
 		expect "$cap.$ext corrupt --stats" 1 "$pat" -r bad.$cap.$ext --stats
+		damaged $cap $ext $size
 		# cut in the middle
 		head -c $((size / 2)) $cap.$ext >cut.$cap.$ext
 		# the capture offset: what the format's own tool gets out of it
 		got=$(case $ext in gz) zcat ;; zst) zstdcat -q ;; xz) xzcat ;; esac <cut.$cap.$ext 2>/dev/null | wc -c)
-		pat="$f data truncated at compressed offset [1-9][0-9]* \(capture offset $got\)"
+		pat="$f data truncated at compressed offset $((size / 2)) \(capture offset $got\)"
 		expect "$cap.$ext cut short" 1 "cut.$cap.$ext: $pat" -r cut.$cap.$ext -tt &&
 			prefix "$cap.$ext cut short"
 		expect "$cap.$ext cut short --check" 1 "cut.$cap.$ext: $pat" -r cut.$cap.$ext --check
