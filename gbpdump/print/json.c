@@ -876,10 +876,11 @@ static void json_nested_one(struct gd_out *o, struct gd_print *pp, const uint8_t
 static void json_nested(struct gd_out *o, struct gd_print *pp, const uint8_t *frame,
 			const struct vxgbp_pkt *p)
 {
-	int fab = vxgbp_pkt_fabric(p, pp->fabric);
+	int fab;
 
 	if (!p->n_nested)
 		return;
+	fab = vxgbp_pkt_fabric(p, pp->fabric);
 	out_str(o, ",\"nested\":[");
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
 		if (i)
