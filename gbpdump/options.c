@@ -69,9 +69,9 @@ static void profile_names(char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", pi->name);
 }
 
-static void usage(FILE *f)
+/* usage(): the options that choose frames and headers. */
+static void usage_select(FILE *f)
 {
-	usage_input(f);
 	fprintf(f,
 "Selection:\n"
 "  -c N            stop after N matching frames\n"
@@ -82,6 +82,19 @@ static void usage(FILE *f)
 "  --vni N         only frames with a VXLAN header of VNI N (any layer);\n"
 "                  with --gbp, one header must match both\n"
 "  EXPRESSION      a pcap-filter(7) expression on the outer frame\n"
+"  --fabric-header gbp|first|innermost\n"
+"                  the VXLAN header the analysis (--stats, --check, --policy,\n"
+"                  --report, cross-frame findings) follows when a frame has\n"
+"                  several, as through a mirror: gbp (default) the first with\n"
+"                  G walking inward, else the innermost; first; innermost\n",
+		VXGBP_MAX_PORTS);
+}
+
+static void usage(FILE *f)
+{
+	usage_input(f);
+	usage_select(f);
+	fprintf(f,
 "Output:\n"
 "  -n              numeric output (gbpdump never resolves names; accepted for\n"
 "                  tcpdump habit)\n"
@@ -118,8 +131,7 @@ static void usage(FILE *f)
 "  --sarif FILE    also as SARIF 2.1.0: a result per occurrence listed, the\n"
 "                  frame's record in the capture as its region; neither\n"
 "                  overwrites the input, nor an existing FILE without --force\n"
-"  --profile ",
-		VXGBP_MAX_PORTS);
+"  --profile ");
 	usage_profiles(f);
 	fprintf(f,
 "  --no-checksums  verify no IP or UDP checksum (tshark's default); --check\n"
@@ -162,7 +174,7 @@ static int parse_u32(const char *s, uint32_t max, uint32_t *v)
 enum {
 	OPT_JSON = 256, OPT_STATS, OPT_GROUPS, OPT_PORT, OPT_GBP, OPT_VNI, OPT_FORCE,
 	OPT_VERSION, OPT_LIBPCAP, OPT_CHECK, OPT_PROFILE, OPT_BUDGET, OPT_NO_CSUM,
-	OPT_REPORT, OPT_DOT,
+	OPT_REPORT, OPT_DOT, OPT_FABRIC,
 };
 
 enum { OPT_POLICY = 0x1000 }; /* --policy FILE (policy.c) */
@@ -230,6 +242,19 @@ static int set_once(const char **slot, const char *arg, const char *name)
 	}
 	*slot = arg;
 	return GO_ON;
+}
+
+/* --fabric-header MODE, by libvxgbp's names: GO_ON. */
+static int parse_fabric(struct opts *o, const char *arg)
+{
+	const char *name;
+
+	for (unsigned m = 0; (name = vxgbp_fabric_name(m)); m++)
+		if (!strcmp(arg, name)) {
+			o->fabric = m;
+			return GO_ON;
+		}
+	return bad_value("--fabric-header", "gbp, first or innermost", arg);
 }
 
 /* --report FILE, --dot, --merge: GO_ON. */
@@ -342,6 +367,8 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case OPT_DOT:
 	case OPT_MERGE:
 		return parse_report_opt(o, c, arg);
+	case OPT_FABRIC:
+		return parse_fabric(o, arg);
 	case OPT_PROFILE:
 		o->profile = arg;
 		/* fall through */
@@ -530,6 +557,7 @@ int opts_parse(int argc, char **argv, struct opts *o)
 		{ "libpcap", no_argument, NULL, OPT_LIBPCAP },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "fabric-header", required_argument, NULL, OPT_FABRIC },
 		{ "track-budget", required_argument, NULL, OPT_BUDGET },
 		{ "no-checksums", no_argument, NULL, OPT_NO_CSUM },
 		{ "report", required_argument, NULL, OPT_REPORT },

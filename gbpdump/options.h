@@ -33,6 +33,7 @@ struct opts {
 	int want_gbp, want_vni;
 	unsigned long long count;
 	size_t budget;             /* 0: the library's default */
+	unsigned fabric;           /* --fabric-header: enum vxgbp_fabric_mode */
 	struct vxgbp_parse_opts popts;
 	char *filter;              /* the BPF expression, or NULL */
 	const char *report;        /* --report FILE */

@@ -149,8 +149,9 @@ static unsigned track_modes(const struct opts *o)
 /* The tracker and the checker.  GO_ON, or the exit status. */
 static int open_track(struct run *r, const struct opts *o)
 {
-	struct vxgbp_track_opts to = { sizeof(to), track_modes(o), o->budget, trk_zalloc,
-				       trk_free, r };
+	struct vxgbp_track_opts to = { .size = sizeof(to), .what = track_modes(o),
+				       .budget = o->budget, .zalloc = trk_zalloc,
+				       .free = trk_free, .ctx = r, .fabric = o->fabric };
 	int e;
 
 	if (o->pfile) /* --policy: the flows; the audit alone needs nothing else */
@@ -161,6 +162,8 @@ static int open_track(struct run *r, const struct opts *o)
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return EXIT_IO;
 	}
+	if (r->chk)
+		check_set_fabric(r->chk, o->fabric);
 	if (!to.what)
 		return GO_ON;
 	if (!(r->trk = malloc(vxgbp_track_size()))) {
@@ -313,6 +316,7 @@ static int run_open(struct run *r, struct opts *o)
 
 	print_init(&r->pp);
 	r->pp.verbose = o->verbose;
+	r->pp.fabric = o->fabric;
 	r->pp.eflag = o->eflag;
 	r->pp.tmode = o->tflag == 0 ? GD_TIME_LOCAL : o->tflag == 1 ? GD_TIME_NONE
 		      : o->tflag == 2 ? GD_TIME_EPOCH : GD_TIME_DATE;

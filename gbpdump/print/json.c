@@ -870,19 +870,25 @@ static void json_nested_one(struct gd_out *o, struct gd_print *pp, const uint8_t
 	out_str(o, "]}");
 }
 
-/* ,"nested":[...] (only when there are any) */
+/* ,"nested":[...],"fabric":K (only when there are nested headers): K the
+ * header the analysis follows (vxgbp_pkt_fabric()), 0 "vxlan", k
+ * nested[k - 1] */
 static void json_nested(struct gd_out *o, struct gd_print *pp, const uint8_t *frame,
 			const struct vxgbp_pkt *p)
 {
+	int fab;
+
 	if (!p->n_nested)
 		return;
+	fab = vxgbp_pkt_fabric(p, pp->fabric);
 	out_str(o, ",\"nested\":[");
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
 		if (i)
 			out_putc(o, ',');
 		json_nested_one(o, pp, frame, &p->nested[i]);
 	}
-	out_putc(o, ']');
+	out_str(o, "],\"fabric\":");
+	out_u64(o, fab > 0 ? (unsigned)fab : 0);
 }
 
 /* ---- where each finding belongs ---- */
@@ -1015,11 +1021,13 @@ static void json_locate(struct gd_out *o, const struct gd_rec *rec, const struct
 
 /* ,"finding_layers":[{"id":..,"layer":..},...]: every finding of the frame
  * with the layer it belongs to: the frame's own, the nested headers', then
- * the tracker's (which judges the first VXLAN header).  Only when there is
- * a finding. */
-static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
-				const struct vxgbp_pkt *p, uint64_t cross)
+ * the tracker's (which judges the fabric header).  Only when there is a
+ * finding. */
+static void json_finding_layers(struct gd_out *o, const struct gd_print *pp,
+				const struct gd_rec *rec, const struct vxgbp_pkt *p,
+				uint64_t cross)
 {
+	int fab = vxgbp_pkt_fabric(p, pp->fabric);
 	int first = 1;
 
 	out_str(o, ",\"finding_layers\":[");
@@ -1031,13 +1039,14 @@ static void json_finding_layers(struct gd_out *o, const struct gd_rec *rec,
 		     f &= f - 1)
 			json_located(o, (unsigned)__builtin_ctzll(f), LAYER_FRAME, (int)i, &first);
 	for (; cross; cross &= cross - 1)
-		json_located(o, (unsigned)__builtin_ctzll(cross), LAYER_VXLAN, -1, &first);
+		json_located(o, (unsigned)__builtin_ctzll(cross), LAYER_VXLAN, fab > 0 ? fab - 1 : -1,
+			     &first);
 	out_putc(o, ']');
 }
 
 /* ,"findings":[ids][,"finding_layers":[..]][,"error":{..}] */
-static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const struct vxgbp_pkt *p,
-			  uint64_t cross)
+static void json_verdicts(struct gd_out *o, const struct gd_print *pp, const struct gd_rec *rec,
+			  const struct vxgbp_pkt *p, uint64_t cross)
 {
 	uint64_t own = p->findings;
 	int first = 1;
@@ -1049,7 +1058,7 @@ static void json_verdicts(struct gd_out *o, const struct gd_rec *rec, const stru
 	json_findings(o, cross, &first); /* the tracker's, after the frame's own */
 	out_putc(o, ']');
 	if (own | cross)
-		json_finding_layers(o, rec, p, cross);
+		json_finding_layers(o, pp, rec, p, cross);
 	if (p->err) {
 		out_str(o, ",\"error\":{\"kind\":");
 		out_json_str(o, p->err == VXGBP_E_TRUNCATED ? "truncated"
@@ -1114,6 +1123,6 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	}
 	jw_close(o, d);
 	json_nested(o, pp, rec->data, p);
-	json_verdicts(o, rec, p, cross);
+	json_verdicts(o, pp, rec, p, cross);
 	out_str(o, "}\n");
 }

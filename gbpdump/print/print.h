@@ -24,6 +24,7 @@ struct gd_print {
 	int eflag;                          /* -e: link-level headers */
 	enum gd_tmode tmode;
 	const struct vxgbp_groups *groups;  /* --groups, may be empty */
+	unsigned fabric;                    /* --fabric-header (vxgbp_pkt_fabric()) */
 	/* per-second caches for the time stamps (formatting a date is slow) */
 	int64_t local_sec;
 	char local_buf[32];

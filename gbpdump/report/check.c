@@ -27,6 +27,7 @@ struct first_hit {
 
 struct gd_check {
 	unsigned prof;               /* libvxgbp's profile number */
+	unsigned fabric;             /* the tracker's enum vxgbp_fabric_mode */
 	const struct vxgbp_profile_info *pi;
 	int no_csum;                 /* the profile's, or --no-checksums */
 	uint64_t unjudged;           /* frames that could not be judged */
@@ -301,13 +302,13 @@ static void describe_label(unsigned r, const struct vx_view *hv, struct first_hi
 }
 
 /* The inner source an endpoint key names. */
-static void endpoint_name(char *a, size_t n, const struct vxgbp_pkt *p,
+static void endpoint_name(char *a, size_t n, const struct vxgbp_layers *in,
 			  enum vxgbp_track_key key)
 {
-	const struct vxgbp_l3 *il3 = &p->inner.l3;
+	const struct vxgbp_l3 *il3 = &in->l3;
 
 	if (key == VXGBP_KEY_MAC)
-		vxgbp_mac_format(a, n, p->inner.l2.src);
+		vxgbp_mac_format(a, n, in->l2.src);
 	else if (il3->src)
 		vxgbp_addr_format(a, n, il3->src, il3->version == 6 ? 16 : 4);
 	else if (il3->arp_spa)
@@ -316,12 +317,13 @@ static void endpoint_name(char *a, size_t n, const struct vxgbp_pkt *p,
 		snprintf(a, n, "?");
 }
 
-/* Cross-frame rules: this frame against the one the tracker remembered. */
-static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_hit *x,
+/* Cross-frame rules: this frame (the header the tracker followed, hv)
+ * against the one the tracker remembered. */
+static void describe_cross(const struct vx_view *hv, const struct vxgbp_track_hit *x,
 			   struct first_hit *o)
 {
-	const struct vxgbp_hdr *h = &p->vx;
-	const struct vxgbp_l3 *il3 = &p->inner.l3;
+	const struct vxgbp_hdr *h = hv->h;
+	const struct vxgbp_l3 *il3 = &hv->inner->l3;
 	size_t alen = il3->version == 6 ? 16 : 4, n = sizeof(o->what);
 	unsigned long long pf = (unsigned long long)x->prev_frame;
 	char a[48], b[48];
@@ -337,7 +339,7 @@ static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_h
 			 x->prev_group, h->flags, h->group);
 		break;
 	case VXGBP_R_GROUP_CONFLICT:
-		endpoint_name(a, sizeof(a), p, x->key);
+		endpoint_name(a, sizeof(a), hv->inner, x->key);
 		snprintf(o->what, n, "source %s: ID %u at frame %llu, now ID %u", a,
 			 x->prev_group, pf, h->group);
 		break;
@@ -345,7 +347,7 @@ static void describe_cross(const struct vxgbp_pkt *p, const struct vxgbp_track_h
 		vxgbp_addr_format(a, sizeof(a), il3->src, alen);
 		vxgbp_addr_format(b, sizeof(b), il3->dst, alen);
 		snprintf(o->what, n, "flow %s.%u > %s.%u proto %u: ID %u at frame %llu, now ID %u",
-			 a, p->inner.l4.sport, b, p->inner.l4.dport, il3->proto, x->prev_group,
+			 a, hv->inner->l4.sport, b, hv->inner->l4.dport, il3->proto, x->prev_group,
 			 pf, h->group);
 		break;
 	}
@@ -377,7 +379,7 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 	if (!hv)
 		describe_err(p, o, r == VXGBP_R_UNJUDGED ? "no VXLAN header found: " : "");
 	else if (x)
-		describe_cross(p, x, o);
+		describe_cross(hv, x, o);
 	else if (!describe_hdr(c, r, hv, o) && !describe_frame(r, p, hv, o))
 		describe_label(r, hv, o);
 }
@@ -476,10 +478,23 @@ int check_unjudged(const struct vxgbp_pkt *p)
 	       !(p->have & VXGBP_HAVE_VXLAN);
 }
 
+/* VXLAN header k of p (0 the first, k nested[k - 1]) with the layers
+ * around it. */
+static struct vx_view view_at(const struct vxgbp_pkt *p, unsigned k)
+{
+	const struct vxgbp_nested *n = k ? &p->nested[k - 1] : NULL;
+
+	if (!n)
+		return (struct vx_view){ &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
+	return (struct vx_view){ &n->vx, k > 1 ? &p->nested[k - 2].inner : &p->inner, &n->inner,
+				 n->off, k, n->kind };
+}
+
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
 		 const struct vxgbp_track_result *x)
 {
-	struct vx_view hv = { &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
+	struct vx_view hv;
+	int fab;
 
 	if (check_unjudged(p)) {
 		add_unjudged(c, rec, p);
@@ -487,19 +502,25 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	/* the first header's and the frame's; a nested header's are below */
+	/* the first header's and the frame's */
+	hv = view_at(p, 0);
 	add_findings(c, rec, p, &hv, p->findings);
-	/* Cross-frame findings, in the order the tracker found them. */
+	/* Cross-frame findings, in the order the tracker found them, on the
+	 * header the tracker followed. */
+	fab = vxgbp_pkt_fabric(p, c->fabric);
+	hv = view_at(p, fab > 0 ? (unsigned)fab : 0);
 	for (unsigned i = 0; x && i < x->n_hits; i++)
 		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);
 	/* Every nested VXLAN header, judged on its own. */
-	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++) {
-		const struct vxgbp_nested *n = &p->nested[i];
-		struct vx_view nv = { &n->vx, i ? &p->nested[i - 1].inner : &p->inner, &n->inner,
-				    n->off, i + 1, n->kind };
-
-		add_findings(c, rec, p, &nv, n->findings);
+	for (unsigned k = 1; k <= p->n_nested && k <= VXGBP_MAX_NESTED; k++) {
+		hv = view_at(p, k);
+		add_findings(c, rec, p, &hv, p->nested[k - 1].findings);
 	}
+}
+
+void check_set_fabric(struct gd_check *c, unsigned fabric)
+{
+	c->fabric = fabric;
 }
 
 /* ---- the report ---- */

@@ -30,6 +30,9 @@ int check_profile_known(const char *profile);
  * no_csum (--no-checksums): checksums are not verified and no checksum
  * rule is judged, as with a profile that says so ("offload"). */
 struct gd_check *check_new(const char *profile, int no_csum);
+/* The header the tracker follows (--fabric-header): its cross-frame
+ * findings are described on that header. */
+void check_set_fabric(struct gd_check *c, unsigned fabric);
 /* The VXGBP_PARSE_* flags frames must be parsed with for this checker
  * (VXGBP_PARSE_NO_CSUM when it judges no checksum). */
 unsigned check_parse_flags(const struct gd_check *c);

@@ -5,6 +5,7 @@
  * track_rules.c, the counters and the matrix in track_matrix.c, the
  * tables and the memory budget in track_table.c.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "size.h"
@@ -55,7 +56,8 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	if (o && (r = vxgbpi_size_in(o, o->size, sizeof(*o), VXGBPI_TRACK_OPTS_SIZE_MIN)))
 		return r;
 	if (!o || !o->zalloc || !o->free || !o->what || (o->what & ~modes) ||
-	    ((o->what & VXGBP_TRACK_FIRSTS) && !(o->what & VXGBP_TRACK_RULES)))
+	    ((o->what & VXGBP_TRACK_FIRSTS) && !(o->what & VXGBP_TRACK_RULES)) ||
+	    !vxgbp_fabric_name(o->fabric))
 		return VXGBP_E_INVAL;
 	m.zalloc = o->zalloc;
 	m.free = o->free;
@@ -68,6 +70,7 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	st->mem = m;
 	st->size = size;
 	st->what = o->what;
+	st->fabric = o->fabric;
 	st->pipeline = o->what == VXGBP_TRACK_MATRIX;
 	layout(st, o->what);
 	vxgbpi_tab_init(&st->eps, TRK_KEY4);
@@ -148,9 +151,33 @@ static int frame_all(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t f
 	return full ? VXGBP_E_NOSPACE : 0;
 }
 
+/* p as the tracker sees it when its fabric header (vxgbp_pkt_fabric()) is
+ * a nested one: that header and the frame it carries in place of the first
+ * header's.  The tracker reads only the struct's head (no encap[], no
+ * nested[]), so only the head is copied. */
+static const struct vxgbp_pkt *fabric_view(const struct vxgbp_pkt *p, unsigned mode,
+					   struct vxgbp_pkt *v)
+{
+	const unsigned inner = VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3 | VXGBP_HAVE_INNER_L4;
+	const struct vxgbp_nested *n;
+	int k = vxgbp_pkt_fabric(p, mode);
+
+	if (k <= 0)
+		return p;
+	n = &p->nested[k - 1];
+	memcpy(v, p, offsetof(struct vxgbp_pkt, encap));
+	v->vx = n->vx;
+	v->inner = n->inner;
+	v->vxlan_off = n->off;
+	v->vx_kind = n->kind;
+	v->have = (p->have & ~inner) | (n->have & inner);
+	return v;
+}
+
 int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
 		      struct vxgbp_track_result *r)
 {
+	struct vxgbp_pkt view;
 	struct trk_state *st;
 
 	if (r) {
@@ -160,6 +187,8 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 	}
 	if (!t || !(st = t->st) || !p || !frame)
 		return VXGBP_E_INVAL;
+	if (p->n_nested && st->fabric != VXGBP_FABRIC_FIRST)
+		p = fabric_view(p, st->fabric, &view);
 	if (!st->pipeline)
 		return frame_all(st, p, frame, r);
 	/* MATRIX alone: counted here, the tables' part one straight function

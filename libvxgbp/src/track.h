@@ -352,6 +352,7 @@ struct trk_state {
 	struct trk_mem mem;
 	size_t size;               /* of this allocation */
 	unsigned what;             /* VXGBP_TRACK_* */
+	unsigned fabric;           /* enum vxgbp_fabric_mode */
 	int pipeline;              /* MATRIX alone: updates wait one frame */
 	/* the run's counters, each frame's pair apart: side by side, GCC
 	 * adds a pair as one vector, which costs more than two adds */

@@ -49,8 +49,9 @@ MAT_INLINE struct trk_slot *first_slot(const struct trk_tab *t, uint64_t h, int 
  * a GBP frame, the source endpoint's (aux 0).  An endpoint is its IP
  * address when there is one, else its ARP address, else its MAC; both
  * sides are read with one look at which.  pf: prefetch the slots and the
- * group's counters (the pipeline).  The tables must not change until q is
- * applied: the slots are where the probes start. */
+ * group's counters (the pipeline).  A GPE frame carrying IP has no MAC:
+ * its endpoints are its IP addresses.  The tables must not change until q
+ * is applied: the slots are where the probes start. */
 MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struct vxgbp_pkt *p,
 			   uint64_t frame, int pf)
 {
@@ -68,7 +69,7 @@ MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struc
 	q->s_vni = first_slot(&st->vnis, q->h_vni, pf);
 	if (pf)
 		TRK_PREFETCH_W(&st->gc[g]);
-	if (!(p->have & VXGBP_HAVE_INNER_L2)) {
+	if (!(p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3))) {
 		q->n = 1;
 		return;
 	}
@@ -82,11 +83,14 @@ MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struc
 		sa = l3->arp_spa;
 		da = l3->arp_tpa;
 		len = 4;
-	} else {
+	} else if (p->have & VXGBP_HAVE_INNER_L2) {
 		fam = 0;
 		sa = p->inner.l2.src;
 		da = p->inner.l2.dst;
 		len = 6;
+	} else { /* GPE carrying IP, cut short before its addresses */
+		q->n = 1;
+		return;
 	}
 	trk_addr_words(d, da, len);
 	q->fam = fam;

@@ -99,9 +99,9 @@ static void zfree(void *ctx, void *ptr, size_t size)
  * small budget, so the tables' full paths are fuzzed too. */
 static struct vxgbp_track *track_new(int with_stats)
 {
-	struct vxgbp_track_opts to = { sizeof(to),
-				       VXGBP_TRACK_RULES | (with_stats ? VXGBP_TRACK_MATRIX : 0),
-				       4u << 20, zalloc, zfree, NULL };
+	struct vxgbp_track_opts to = { .size = sizeof(to),
+				       .what = VXGBP_TRACK_RULES | (with_stats ? VXGBP_TRACK_MATRIX : 0),
+				       .budget = 4u << 20, .zalloc = zalloc, .free = zfree };
 	struct vxgbp_track *t = malloc(vxgbp_track_size());
 
 	if (!t || vxgbp_track_init(t, &to) < 0)

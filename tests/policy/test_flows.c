@@ -115,7 +115,8 @@ struct tk {
 
 static int tk_init(struct tk *k, unsigned what, size_t budget)
 {
-	struct vxgbp_track_opts o = { sizeof(o), what, budget, t_zalloc, t_free, &k->a };
+	struct vxgbp_track_opts o = { .size = sizeof(o), .what = what, .budget = budget,
+				      .zalloc = t_zalloc, .free = t_free, .ctx = &k->a };
 
 	memset(&k->a, 0, sizeof(k->a));
 	k->no = 0;

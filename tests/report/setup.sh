@@ -1,7 +1,7 @@
 # Sourced by the tests/report scripts: $work becomes a fresh folder holding
 # the inputs under short relative names (the report's header shows them as
 # given, so the pages do not depend on where the tree is):
-#   basic-gbp.pcap groups.txt nonconforming.pcap tunnels.pcap   from fixtures/
+#   basic-gbp.pcap groups.txt nonconforming.pcap tunnels.pcap mirror.pcap   from fixtures/
 #   empty.pcap: a pcap file header and no frame
 #   demo.pcap (gbpgen from demo.spec) demo-groups.txt demo.policy
 #   odd<&>.pcap and odd-groups.txt: names to escape
@@ -10,7 +10,8 @@
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src/fixtures/basic-gbp.pcap" "$src/fixtures/groups.txt" \
-   "$src/fixtures/nonconforming.pcap" "$src/fixtures/tunnels.pcap" "$work/"
+   "$src/fixtures/nonconforming.pcap" "$src/fixtures/tunnels.pcap" \
+   "$src/fixtures/mirror.pcap" "$work/"
 head -c 24 "$src/fixtures/basic-gbp.pcap" > "$work/empty.pcap"
 cp "$src/tests/report/groups.txt" "$work/demo-groups.txt"
 cp "$src/tests/report/demo.policy" "$work/demo.policy"

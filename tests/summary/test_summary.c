@@ -66,8 +66,8 @@ static void zfree(void *ctx, void *ptr, size_t size)
 
 static struct vxgbp_track *tracker(void)
 {
-	struct vxgbp_track_opts to = { sizeof(to), VXGBP_TRACK_MATRIX, 0, zalloc, zfree,
-				       NULL };
+	struct vxgbp_track_opts to = { .size = sizeof(to), .what = VXGBP_TRACK_MATRIX,
+				       .zalloc = zalloc, .free = zfree };
 	struct vxgbp_track *t = malloc(vxgbp_track_size());
 
 	if (!t || vxgbp_track_init(t, &to)) {

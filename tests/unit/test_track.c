@@ -213,7 +213,8 @@ struct tk {
 
 static int tk_init(struct tk *k, unsigned what, size_t budget, long ok_allocs)
 {
-	struct vxgbp_track_opts o = { sizeof(o), what, budget, t_zalloc, t_free, &k->a };
+	struct vxgbp_track_opts o = { .size = sizeof(o), .what = what, .budget = budget,
+				      .zalloc = t_zalloc, .free = t_free, .ctx = &k->a };
 
 	memset(&k->a, 0, sizeof(k->a));
 	k->a.ok_left = ok_allocs;
@@ -1101,8 +1102,8 @@ END_TEST
 
 START_TEST(test_api_errors)
 {
-	struct vxgbp_track_opts o = { sizeof(o), VXGBP_TRACK_RULES, 0, t_zalloc, t_free,
-				      NULL };
+	struct vxgbp_track_opts o = { .size = sizeof(o), .what = VXGBP_TRACK_RULES,
+				      .zalloc = t_zalloc, .free = t_free };
 	struct vxgbp_track_summary s = { .size = sizeof(s) };
 	struct vxgbp_track_result r;
 	struct talloc ta = { 0 };

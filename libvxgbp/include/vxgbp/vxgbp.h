@@ -715,6 +715,25 @@ int vxgbp_pkt_parse(struct vxgbp_pkt *p, const void *frame, size_t caplen,
  * header, _INNER the frame it carries, _OUTER what delivers it. */
 enum vxgbp_scope vxgbp_pkt_err_scope(const struct vxgbp_pkt *p, int *nested);
 
+/* Since 1.4: the fabric header, the VXLAN header a frame's analysis is
+ * about (tracker, counters, matrix, cross-frame rules, policy audit).  A
+ * mirror (AWS Traffic Mirroring, Azure vTAP) wraps the fabric's frame in a
+ * VXLAN header of its own, so the first header is not always the fabric's.
+ *   VXGBP_FABRIC_GBP        walking inward, the first header with G; failing
+ *                           that the innermost (a mirror wraps the tenant's)
+ *   VXGBP_FABRIC_FIRST      the first header (the outermost VXLAN)
+ *   VXGBP_FABRIC_INNERMOST  the innermost header
+ * Returns 0 for p->vx (also when the frame has no VXLAN header), k for
+ * p->nested[k - 1], VXGBP_E_INVAL (p NULL, mode unknown). */
+enum vxgbp_fabric_mode {
+	VXGBP_FABRIC_GBP = 0,
+	VXGBP_FABRIC_FIRST = 1,
+	VXGBP_FABRIC_INNERMOST = 2,
+};
+int vxgbp_pkt_fabric(const struct vxgbp_pkt *p, unsigned mode);
+/* "gbp", "first", "innermost"; NULL for another value. */
+const char *vxgbp_fabric_name(unsigned mode);
+
 /* Parse from where you are: the same struct, the same findings for the same
  * bytes, offsets from the start of buf.
  *
@@ -788,6 +807,8 @@ struct vxgbp_track_opts {
 	void *(*zalloc)(void *ctx, size_t size);         /* zeroed, or NULL */
 	void (*free)(void *ctx, void *ptr, size_t size); /* size as asked */
 	void *ctx;
+	unsigned fabric; /* since 1.4: enum vxgbp_fabric_mode, the header the
+	                    tracker follows (vxgbp_pkt_fabric()) */
 };
 
 struct vxgbp_track; /* opaque: vxgbp_track_size() bytes, malloc-aligned */

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * fabric.c - which of a frame's VXLAN headers the analysis is about.
+ *
+ * A capture taken through a mirror (AWS Traffic Mirroring, Azure's virtual
+ * network TAP: UDP 4789, the VNI naming the mirror session, I set, G clear)
+ * holds the fabric's VXLAN(-GBP) frame inside the mirror's VXLAN header.
+ * The header that carries the policy is the first one with G walking
+ * inward; a frame without G anywhere is plain VXLAN, and there the
+ * innermost header is the tenant's, since a mirror wraps, never unwraps.
+ */
+#include <stddef.h>
+
+#include <vxgbp/vxgbp.h>
+
+static const char *const fabric_names[] = {
+	[VXGBP_FABRIC_GBP] = "gbp",
+	[VXGBP_FABRIC_FIRST] = "first",
+	[VXGBP_FABRIC_INNERMOST] = "innermost",
+};
+
+const char *vxgbp_fabric_name(unsigned mode)
+{
+	return mode < sizeof(fabric_names) / sizeof(fabric_names[0]) ? fabric_names[mode] : NULL;
+}
+
+/* The headers from the first inward: 0 is p->vx, k is p->nested[k - 1]. */
+static const struct vxgbp_hdr *header_at(const struct vxgbp_pkt *p, unsigned k)
+{
+	return k ? &p->nested[k - 1].vx : &p->vx;
+}
+
+int vxgbp_pkt_fabric(const struct vxgbp_pkt *p, unsigned mode)
+{
+	unsigned n;
+
+	if (!p || !vxgbp_fabric_name(mode))
+		return VXGBP_E_INVAL;
+	if (!(p->have & VXGBP_HAVE_VXLAN))
+		return 0;
+	n = 1u + (p->n_nested < VXGBP_MAX_NESTED ? p->n_nested : VXGBP_MAX_NESTED);
+	if (mode == VXGBP_FABRIC_FIRST)
+		return 0;
+	if (mode == VXGBP_FABRIC_GBP)
+		for (unsigned k = 0; k < n; k++)
+			if (vxgbp_hdr_has_gbp(header_at(p, k)))
+				return (int)k;
+	return (int)(n - 1);
+}
