@@ -512,8 +512,8 @@ int vxgbp_policy_index_init(struct vxgbp_policy *p, void *mem, size_t len)
 {
 	struct vxgbp_policy_index *ix = mem;
 	struct build bd;
+	int r, fen_ready = 0;
 	struct lay l;
-	int r;
 
 	if (!p)
 		return VXGBP_E_INVAL;
@@ -526,13 +526,16 @@ int vxgbp_policy_index_init(struct vxgbp_policy *p, void *mem, size_t len)
 	if ((r = build_buckets(&bd)) < 0)
 		return r;
 	build_feeds(&bd);
-	memset(bd.fen, 0xff, (PIX_FEN + 1) * sizeof(uint32_t));
 	memset(bd.shadow, 0xff, l.n * sizeof(uint32_t));
 	for (uint32_t a = 0; a < bd.nb; a++) {
-		if (bd.bstart[a + 1] - bd.bstart[a] == 1 && bd.feedstart[a + 1] - bd.feedstart[a] == 1)
+		if (bd.bstart[a + 1] - bd.bstart[a] == 1 && bd.feedstart[a + 1] - bd.feedstart[a] == 1) {
 			sweep_one(&bd, a);
-		else
-			sweep(&bd, a);
+			continue;
+		}
+		if (!fen_ready) /* (256 KiB: only when a bucket needs it) */
+			memset(bd.fen, 0xff, (PIX_FEN + 1) * sizeof(uint32_t));
+		fen_ready = 1;
+		sweep(&bd, a);
 	}
 	bd.bk[bd.nb].seg = bd.nseg;
 	*ix = (struct vxgbp_policy_index){ PIX_MAGIC, bd.n, bd.nb, bd.hmask, l.bucket, l.hash,
