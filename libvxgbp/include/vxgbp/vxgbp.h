@@ -1046,7 +1046,8 @@ int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by);
  * is the caller's to free once p->index is NULL or p is gone. */
 struct vxgbp_policy_index; /* opaque */
 /* The bytes an index of p's rules needs, its working space included; 0
- * when p is NULL or has more than 2^31 - 2 rules. */
+ * when p is NULL or too big to index (over 2^29 - 1 rules, or as many
+ * port ranges in all). */
 size_t vxgbp_policy_index_size(const struct vxgbp_policy *p);
 /* Build the index into mem (len bytes, aligned as malloc aligns) and
  * attach it to p.  0; VXGBP_E_NOSPACE (len below
