@@ -17,6 +17,14 @@
 
 /* ---- loading ---- */
 
+#define SHADOW_SHOWN 20 /* shadowed-rule warnings printed; then a count */
+
+/* The policy and the memory of its index. */
+struct policy {
+	struct vxgbp_policy p; /* first: policy_free() gets &p */
+	void *index;
+};
+
 /* One line into p, growing its array when full.  0, or -1 after a message. */
 static int load_line(struct vxgbp_policy *p, const char *path, unsigned long lineno,
 		     const char *line, size_t len)
@@ -44,16 +52,50 @@ static int load_line(struct vxgbp_policy *p, const char *path, unsigned long lin
 	return r < 0 ? -1 : 0;
 }
 
-/* Rules no flow can reach: a warning each. */
+/* Rules no flow can reach: a warning each for the first SHADOW_SHOWN,
+ * then how many more (a generated policy can have thousands). */
 static void warn_shadowed(const struct vxgbp_policy *p, const char *path)
 {
-	size_t by;
+	size_t by, more = 0, shown = 0;
 
-	for (size_t i = 0; i < p->n; i++)
-		if (vxgbp_policy_shadowed(p, i, &by))
-			fprintf(stderr, "gbpdump: %s:%u: warning: rule never decides: line %u "
-				"before it matches every flow it matches\n", path, p->v[i].line,
-				p->v[by].line);
+	for (size_t i = 0; i < p->n; i++) {
+		if (!vxgbp_policy_shadowed(p, i, &by))
+			continue;
+		if (shown == SHADOW_SHOWN) {
+			more++;
+			continue;
+		}
+		shown++;
+		fprintf(stderr, "gbpdump: %s:%u: warning: rule never decides: line %u "
+			"before it matches every flow it matches\n", path, p->v[i].line,
+			p->v[by].line);
+	}
+	if (more)
+		fprintf(stderr, "gbpdump: %s: warning: %zu more shadowed rule%s not shown\n", path,
+			more, more == 1 ? "" : "s");
+}
+
+/* The rules indexed (vxgbp_policy_index_init), so that neither the check
+ * above nor judging a flow scans every rule.  0, or -1 after a message. */
+static int index_rules(struct policy *pl, const char *path)
+{
+	size_t len = vxgbp_policy_index_size(&pl->p);
+	int r;
+
+	if (!len) {
+		fprintf(stderr, "gbpdump: %s: too many rules to index\n", path);
+		return -1;
+	}
+	if (!(pl->index = malloc(len))) {
+		fprintf(stderr, "gbpdump: %s: out of memory for the index of %zu rules\n", path,
+			pl->p.n);
+		return -1;
+	}
+	if ((r = vxgbp_policy_index_init(&pl->p, pl->index, len)) < 0) {
+		fprintf(stderr, "gbpdump: %s: %s\n", path, vxgbp_strerror(r));
+		return -1;
+	}
+	return 0;
 }
 
 struct load {
@@ -77,36 +119,39 @@ static int load_file(struct vxgbp_policy *p, const char *path, FILE *f)
 
 struct vxgbp_policy *policy_load(const char *path, const struct vxgbp_groups *groups)
 {
-	struct vxgbp_policy *p = malloc(sizeof(*p));
+	struct policy *pl = calloc(1, sizeof(*pl));
 	FILE *f;
 	int rc;
 
-	if (!p) {
+	if (!pl) {
 		fprintf(stderr, "gbpdump: out of memory\n");
 		return NULL;
 	}
-	vxgbp_policy_init(p, NULL, 0, groups);
+	vxgbp_policy_init(&pl->p, NULL, 0, groups);
 	if (!(f = fopen(path, "r"))) {
 		fprintf(stderr, "gbpdump: %s: %s\n", path, strerror(errno));
-		policy_free(p);
+		policy_free(&pl->p);
 		return NULL;
 	}
-	rc = load_file(p, path, f);
+	rc = load_file(&pl->p, path, f);
 	fclose(f);
-	if (rc < 0) {
-		policy_free(p);
+	if (rc < 0 || index_rules(pl, path) < 0) {
+		policy_free(&pl->p);
 		return NULL;
 	}
-	warn_shadowed(p, path);
-	return p;
+	warn_shadowed(&pl->p, path);
+	return &pl->p;
 }
 
 void policy_free(struct vxgbp_policy *p)
 {
-	if (!p)
+	struct policy *pl = (struct policy *)p; /* p is its first member */
+
+	if (!pl)
 		return;
-	free(p->v);
-	free(p);
+	free(pl->p.v);
+	free(pl->index);
+	free(pl);
 }
 
 /* ---- the audit ---- */

@@ -15,7 +15,8 @@
 
 /* Load path into a new policy, group names from groups.  Errors go to
  * standard error as "gbpdump: FILE:LINE:COL: reason"; a rule no flow can
- * reach (shadowed) is a warning there.  NULL after an error. */
+ * reach (shadowed) is a warning there, for the first 20, then a count.
+ * The rules are indexed (vxgbp_policy_index_init).  NULL after an error. */
 struct vxgbp_policy *policy_load(const char *path, const struct vxgbp_groups *groups);
 void policy_free(struct vxgbp_policy *p);
 

@@ -16,6 +16,8 @@
 
 #include <vxgbp/vxgbp.h>
 
+#include "policy_index.h"
+
 void vxgbp_policy_init(struct vxgbp_policy *p, struct vxgbp_policy_rule *storage,
 		       size_t cap, const struct vxgbp_groups *groups)
 {
@@ -25,6 +27,7 @@ void vxgbp_policy_init(struct vxgbp_policy *p, struct vxgbp_policy_rule *storage
 	p->groups = groups;
 	p->dflt = VXGBP_POLICY_DENY;
 	p->dflt_line = 0;
+	p->index = NULL;
 }
 
 /* ---- the lexer ---- */
@@ -163,8 +166,17 @@ static int parse_group(struct lex *x, const struct vxgbp_policy *p, uint32_t *ou
 	return group_by_name(x, p->groups, out);
 }
 
+static int proto_keyword(const struct lex *x, unsigned p)
+{
+	const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get((uint8_t)p);
+
+	return pi && pi->keyword && tok_is(x, pi->keyword);
+}
+
 /* "any", a keyword of the protocol table (vxgbp_ipproto_get()), or a
- * number. */
+ * number.  The keywords start with a letter and are unique; tcp and udp
+ * are tried first, since each try scans the table and a big policy is
+ * mostly them. */
 static int parse_proto(struct lex *x, struct vxgbp_policy_rule *r)
 {
 	unsigned long v;
@@ -174,10 +186,10 @@ static int parse_proto(struct lex *x, struct vxgbp_policy_rule *r)
 		r->proto = VXGBP_POLICY_ANY_PROTO;
 		return 0;
 	}
-	for (unsigned p = 0; p < 256; p++) {
-		const struct vxgbp_ipproto_info *pi = vxgbp_ipproto_get((uint8_t)p);
+	for (unsigned i = 0; i < 258 && (x->s[x->at] < '0' || x->s[x->at] > '9'); i++) {
+		unsigned p = i == 0 ? 6 : i == 1 ? 17 : i - 2;
 
-		if (pi && pi->keyword && tok_is(x, pi->keyword)) {
+		if (proto_keyword(x, p)) {
 			r->proto = (uint16_t)p;
 			return 0;
 		}
@@ -287,6 +299,7 @@ static int parse_stmt(struct lex *x, struct vxgbp_policy *p, uint32_t lineno)
 	if (p->n >= p->cap)
 		return VXGBP_E_NOSPACE;
 	p->v[p->n++] = r;
+	p->index = NULL; /* it describes the rules before this one */
 	return 0;
 }
 
@@ -342,10 +355,21 @@ static int rule_match(const struct vxgbp_policy_rule *r, uint32_t src, uint32_t 
 int vxgbp_policy_judge(const struct vxgbp_policy *p, uint32_t src, uint32_t dst,
 		       uint8_t ipproto, uint16_t dport, unsigned *rule_index)
 {
+	const struct vxgbp_policy_index *ix;
+
 	if (rule_index)
 		*rule_index = VXGBP_POLICY_DEFAULT;
 	if (!p)
 		return VXGBP_E_INVAL;
+	if ((ix = vxgbpi_policy_index(p))) {
+		uint32_t i = vxgbpi_policy_index_judge(ix, src, dst, ipproto, dport);
+
+		if (i == VXGBPI_NO_RULE)
+			return p->dflt;
+		if (rule_index)
+			*rule_index = i;
+		return p->v[i].action;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		if (rule_match(&p->v[i], src, dst, ipproto, dport)) {
 			if (rule_index)
@@ -401,8 +425,9 @@ int vxgbp_policy_pair(const struct vxgbp_policy *p, uint32_t src, uint32_t dst)
 	return seen == 1u ? VXGBP_POLICY_DENY : VXGBP_POLICY_ALLOW;
 }
 
-/* Every port of b's ranges lies in a's ranges. */
-static int ports_cover(const struct vxgbp_policy_rule *a, const struct vxgbp_policy_rule *b)
+/* (policy_index.h) */
+int vxgbpi_policy_ports_cover(const struct vxgbp_policy_rule *a,
+			      const struct vxgbp_policy_rule *b)
 {
 	if (!a->n_ports)
 		return 1;
@@ -429,10 +454,20 @@ static int ports_cover(const struct vxgbp_policy_rule *a, const struct vxgbp_pol
 
 int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by)
 {
+	const struct vxgbp_policy_index *ix;
 	const struct vxgbp_policy_rule *b;
 
 	if (!p || i >= p->n)
 		return 0;
+	if ((ix = vxgbpi_policy_index(p))) {
+		uint32_t j = vxgbpi_policy_index_shadowed(ix, i);
+
+		if (j == VXGBPI_NO_RULE)
+			return 0;
+		if (by)
+			*by = j;
+		return 1;
+	}
 	b = &p->v[i];
 	for (size_t j = 0; j < i; j++) {
 		const struct vxgbp_policy_rule *a = &p->v[j];
@@ -440,7 +475,7 @@ int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by)
 		if ((a->src != VXGBP_POLICY_ANY_GROUP && a->src != b->src) ||
 		    (a->dst != VXGBP_POLICY_ANY_GROUP && a->dst != b->dst) ||
 		    (a->proto != VXGBP_POLICY_ANY_PROTO && a->proto != b->proto) ||
-		    !ports_cover(a, b))
+		    !vxgbpi_policy_ports_cover(a, b))
 			continue;
 		if (by)
 			*by = j;

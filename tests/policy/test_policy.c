@@ -3,8 +3,13 @@
  * test_policy.c - the policy language (vxgbp_policy_*): every statement
  * form, every error with its column and reason, first-match judgement,
  * exact pair verdicts (checked against a brute force over every protocol
- * and port), shadowed rules, the audit of a tracked flow.
+ * and port), shadowed rules, the audit of a tracked flow; the index
+ * (vxgbp_policy_index_*) against the plain linear definitions, kept here,
+ * on many small random policies.
  */
+#include <stdint.h>
+#include <stdlib.h>
+
 #include <vxgbp/vxgbp.h>
 
 #include "unit.h"
@@ -433,6 +438,291 @@ START_TEST(test_audit)
 }
 END_TEST
 
+
+/* ---- the index against the plain definitions ---- */
+
+static int ref_has_port(const struct vxgbp_policy_rule *r, uint32_t x)
+{
+	for (unsigned k = 0; k < r->n_ports; k++)
+		if (x >= r->port_lo[k] && x <= r->port_hi[k])
+			return 1;
+	return 0;
+}
+
+/* The first rule that matches, or VXGBP_POLICY_DEFAULT. */
+static unsigned ref_judge(const struct vxgbp_policy *p, uint32_t src, uint32_t dst,
+			  uint8_t proto, uint16_t port)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct vxgbp_policy_rule *r = &p->v[i];
+
+		if ((r->src == ANYG || r->src == src) && (r->dst == ANYG || r->dst == dst) &&
+		    (r->proto == VXGBP_POLICY_ANY_PROTO || r->proto == proto) &&
+		    (!r->n_ports || ref_has_port(r, port)))
+			return (unsigned)i;
+	}
+	return VXGBP_POLICY_DEFAULT;
+}
+
+/* a's ports hold every port of b's: where coverage can change (the ends
+ * of b's ranges, and a's ends and their neighbours inside them), each
+ * port of b is in a.  Without ports: every port, and only a rule without
+ * ports covers one without. */
+static int ref_cover(const struct vxgbp_policy_rule *a, const struct vxgbp_policy_rule *b)
+{
+	if (!a->n_ports)
+		return 1;
+	if (!b->n_ports)
+		return 0;
+	for (unsigned k = 0; k < b->n_ports; k++) {
+		uint32_t lo = b->port_lo[k], hi = b->port_hi[k];
+		uint32_t pts[2 + 4 * VXGBP_POLICY_MAX_PORTS];
+		unsigned n = 0;
+
+		pts[n++] = lo;
+		pts[n++] = hi;
+		for (unsigned j = 0; j < a->n_ports; j++) {
+			pts[n++] = a->port_lo[j] - 1u;
+			pts[n++] = a->port_lo[j];
+			pts[n++] = a->port_hi[j];
+			pts[n++] = a->port_hi[j] + 1u;
+		}
+		for (unsigned j = 0; j < n; j++)
+			if (pts[j] >= lo && pts[j] <= hi && !ref_has_port(a, pts[j]))
+				return 0;
+	}
+	return 1;
+}
+
+/* The first earlier rule covering rule i, or -1. */
+static long ref_shadowed(const struct vxgbp_policy *p, size_t i)
+{
+	const struct vxgbp_policy_rule *b = &p->v[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct vxgbp_policy_rule *a = &p->v[j];
+
+		if ((a->src == ANYG || a->src == b->src) && (a->dst == ANYG || a->dst == b->dst) &&
+		    (a->proto == VXGBP_POLICY_ANY_PROTO || a->proto == b->proto) && ref_cover(a, b))
+			return (long)j;
+	}
+	return -1;
+}
+
+static uint32_t pick(unsigned long long *s, const uint32_t *v, size_t n)
+{
+	return v[unit_rand(s) % n];
+}
+
+/* A random rule over few groups, protocols and ports, so that rules meet:
+ * wildcards, no ports, port lists, ranges touching, the last port. */
+static void random_rule(unsigned long long *s, struct vxgbp_policy_rule *r, uint32_t line,
+			int dense)
+{
+	static const uint32_t g[] = { 1, ANYG, 2, 3, NONE, UNKNOWN, ANYG };
+	static const uint32_t pr[] = { 6, VXGBP_POLICY_ANY_PROTO, 6, 17, 1 };
+	static const uint32_t edge[] = { 0, 1, 20, 39, 40, 65534, 65535 };
+
+	memset(r, 0, sizeof(*r));
+	r->src = pick(s, g, dense ? 2 : 7);
+	r->dst = pick(s, g, dense ? 2 : 7);
+	r->proto = (uint16_t)pick(s, pr, dense ? 2 : 5);
+	r->action = (uint8_t)(unit_rand(s) & 1);
+	r->line = line;
+	if ((r->proto == 6 || r->proto == 17 || unit_rand(s) % 8 == 0) && unit_rand(s) % 4)
+		r->n_ports = (uint8_t)(1 + unit_rand(s) % (unit_rand(s) % 5 ? 3 : 16));
+	if (dense && unit_rand(s) % 8) { /* port lists that only a later rule covers */
+		r->proto = 6;
+		r->n_ports = (uint8_t)(1 + unit_rand(s) % 3);
+	}
+	for (unsigned k = 0; k < r->n_ports; k++) {
+		uint32_t a = unit_rand(s) % 8 ? unit_rand(s) % 41 : pick(s, edge, 7);
+		uint32_t b = unit_rand(s) % 3 ? a + unit_rand(s) % 12 : pick(s, edge, 7);
+
+		if (b > 65535)
+			b = 65535;
+		r->port_lo[k] = (uint16_t)(a < b ? a : b);
+		r->port_hi[k] = (uint16_t)(a < b ? b : a);
+	}
+}
+
+/* Every rule's shadowing, and every flow over the groups, protocols and
+ * ports in use, indexed and not, against the definitions. */
+static void index_compare(struct vxgbp_policy *p)
+{
+	static const uint32_t g[] = { 1, 2, 3, 4, NONE, UNKNOWN };
+	static const uint8_t pr[] = { 6, 17, 1, 58 };
+	static const uint16_t ports[] = { 0, 1, 2, 5, 11, 12, 19, 20, 21, 30, 39, 40,
+					  41, 50, 52, 53, 1000, 65534, 65535 };
+	const struct vxgbp_policy_index *ix = p->index;
+
+	for (size_t i = 0; i < p->n; i++) {
+		size_t by = 12345;
+		long want = ref_shadowed(p, i);
+
+		CTX("rule %zu of %zu", i, p->n);
+		EXPECT_EQ(vxgbp_policy_shadowed(p, i, &by), want >= 0);
+		if (want >= 0)
+			EXPECT_EQ(by, want);
+	}
+	for (size_t a = 0; a < 6; a++)
+		for (size_t b = 0; b < 6; b++)
+			for (size_t c = 0; c < 4; c++)
+				for (size_t d = 0; d < sizeof(ports) / sizeof(ports[0]); d++) {
+					unsigned rule = 12345, want;
+
+					want = ref_judge(p, g[a], g[b], pr[c], ports[d]);
+					CTX("flow %x -> %x proto %u port %u", g[a], g[b], pr[c],
+					    ports[d]);
+					EXPECT_EQ(vxgbp_policy_judge(p, g[a], g[b], pr[c], ports[d],
+								     &rule),
+						  want == VXGBP_POLICY_DEFAULT ? p->dflt
+									       : p->v[want].action);
+					EXPECT_EQ(rule, want);
+				}
+	for (size_t a = 0; a < 6; a++) {
+		int with = vxgbp_policy_pair(p, g[a], g[(a + 1) % 6]), without;
+
+		p->index = NULL;
+		without = vxgbp_policy_pair(p, g[a], g[(a + 1) % 6]);
+		p->index = ix;
+		EXPECT_EQ(with, without);
+	}
+}
+
+START_TEST(test_index_random)
+{
+	static struct vxgbp_policy_rule v[48];
+	unsigned long long seed = 0x5eed1dcull;
+	size_t cap = 0;
+	void *mem = NULL;
+
+	for (unsigned round = 0; round < 1500; round++) {
+		struct vxgbp_policy p;
+		int dense = round % 3 == 0; /* few buckets: more cover to find */
+		size_t n = 1 + unit_rand(&seed) % (dense || round % 10 == 0 ? 48 : 12), len;
+
+		vxgbp_policy_init(&p, v, 48, NULL);
+		for (size_t i = 0; i < n; i++)
+			random_rule(&seed, &v[i], (uint32_t)i + 1, dense);
+		p.n = n;
+		p.dflt = (uint8_t)(round & 1);
+		len = vxgbp_policy_index_size(&p);
+		ck_assert_uint_gt(len, 0);
+		if (len > cap) {
+			free(mem);
+			ck_assert_ptr_nonnull(mem = malloc(cap = len));
+		}
+		CTX("round %u", round);
+		EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), 0);
+		EXPECT(p.index != NULL, "attached");
+		index_compare(&p);
+		/* the library's own linear path agrees too */
+		p.index = NULL;
+		index_compare(&p);
+	}
+	free(mem);
+}
+END_TEST
+
+/* A rule of several ranges covered by none of the rules that first cover
+ * each range, but by a later one; a rule without ports covered only by
+ * another without. */
+START_TEST(test_index_cover)
+{
+	static const char *const lines[] = {
+		"allow 1 -> 2 tcp 1-10",       /* 0 */
+		"allow * -> 2 tcp 20-30",      /* 1 */
+		"allow 1 -> * any",            /* 2: udp, icmp, ... too */
+		"deny 1 -> 2 tcp 1-10,20-30",  /* 3 */
+		"deny 1 -> 2 tcp 5,25",        /* 4: by 2 (all ports) */
+		"deny 3 -> 2 tcp 1-10,20-30",  /* 5: not by 1 alone */
+		"deny 3 -> 2 tcp 0-10,11-65535", /* 6 */
+		"deny * -> 2 tcp 1-9,21-29",   /* 7: by nothing (1 has 20-30 only) */
+		"deny 3 -> 2 tcp 5,25",        /* 8: by 6 */
+		"allow 3 -> 2 tcp",            /* 9: by nothing (6 has ports) */
+		"allow 3 -> 2 tcp 1-10,20-30", /* 10: by 5 */
+		"allow 4 -> 5 tcp 1-10",       /* 11 */
+		"allow 4 -> 5 tcp 20-30",      /* 12 */
+		"allow 4 -> 5 tcp 1-10,20-30", /* 13 */
+		"deny 4 -> 5 tcp 5,25",        /* 14: by 13, after 11 and 12 */
+	};
+	static const long want[] = { -1, -1, -1, 2, 2, -1, -1, -1, 5, -1, 5, -1, -1, -1, 13 };
+	struct vxgbp_policy p;
+	size_t len;
+	void *mem;
+
+	load(&p, lines, sizeof(lines) / sizeof(lines[0]));
+	len = vxgbp_policy_index_size(&p);
+	ck_assert_ptr_nonnull(mem = malloc(len));
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), 0);
+	for (size_t i = 0; i < p.n; i++) {
+		size_t by = 99;
+
+		CTX("rule %zu", i);
+		EXPECT_EQ(ref_shadowed(&p, i), want[i]);
+		EXPECT_EQ(vxgbp_policy_shadowed(&p, i, &by), want[i] >= 0);
+		EXPECT_EQ(want[i] >= 0 ? (long)by : -1, want[i]);
+	}
+	index_compare(&p);
+	free(mem);
+}
+END_TEST
+
+/* Sizes, errors, and an index that no longer describes the rules. */
+START_TEST(test_index_api)
+{
+	static const char *const lines[] = { "allow 1 -> 2 tcp 80", "deny 1 -> 2 tcp 80" };
+	struct vxgbp_policy p;
+	size_t len, by = 0;
+	void *mem;
+	unsigned rule;
+
+	EXPECT_EQ(vxgbp_policy_index_size(NULL), 0);
+	load(&p, lines, 2);
+	len = vxgbp_policy_index_size(&p);
+	ck_assert_ptr_nonnull(mem = malloc(len + 8));
+	EXPECT_EQ(vxgbp_policy_index_init(NULL, mem, len), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_policy_index_init(&p, NULL, len), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_policy_index_init(&p, (char *)mem + 4, len), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len - 1), VXGBP_E_NOSPACE);
+	EXPECT(p.index == NULL, "not attached after an error");
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), 0);
+	EXPECT_EQ(vxgbp_policy_shadowed(&p, 1, &by), 1);
+	EXPECT_EQ(by, 0);
+	/* a rule added drops the index; judging still sees every rule */
+	EXPECT_EQ(vxgbp_policy_parse_line(&p, "deny 3 -> 4", 11, 3, NULL, NULL), 0);
+	EXPECT(p.index == NULL, "detached by a new rule");
+	EXPECT_EQ(vxgbp_policy_judge(&p, 3, 4, 6, 1, &rule), DENY);
+	EXPECT_EQ(rule, 2);
+	/* an index of fewer rules than p has is ignored */
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), VXGBP_E_NOSPACE);
+	p.n = 2;
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), 0);
+	p.n = 3;
+	EXPECT_EQ(vxgbp_policy_judge(&p, 3, 4, 6, 1, &rule), DENY);
+	EXPECT_EQ(rule, 2);
+	/* rules the parser cannot make */
+	p.n = 2;
+	p.v[1].port_lo[0] = 81;
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), VXGBP_E_INVAL);
+	p.v[1].port_lo[0] = 80;
+	p.v[1].n_ports = VXGBP_POLICY_MAX_PORTS + 1;
+	free(mem);
+	len = vxgbp_policy_index_size(&p);
+	ck_assert_ptr_nonnull(mem = malloc(len));
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), VXGBP_E_INVAL);
+	EXPECT(p.index == NULL, "not attached after an error");
+	/* no rules at all */
+	p.n = 0;
+	len = vxgbp_policy_index_size(&p);
+	EXPECT_EQ(vxgbp_policy_index_init(&p, mem, len), 0);
+	EXPECT_EQ(vxgbp_policy_judge(&p, 1, 2, 6, 80, &rule), p.dflt);
+	EXPECT_EQ(rule, VXGBP_POLICY_DEFAULT);
+	free(mem);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("policy");
@@ -448,5 +738,9 @@ int main(void)
 	tcase_add_test(tc, test_all_protocols_named);
 	tcase_add_test(tc, test_shadowed);
 	tcase_add_test(tc, test_audit);
+	tc = unit_tcase(s, "index");
+	tcase_add_test(tc, test_index_random);
+	tcase_add_test(tc, test_index_cover);
+	tcase_add_test(tc, test_index_api);
 	return unit_run(s, "policy");
 }

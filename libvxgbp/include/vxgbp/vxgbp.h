@@ -1024,6 +1024,8 @@ struct vxgbp_policy {
 	const struct vxgbp_groups *groups; /* names (may be NULL: IDs only) */
 	uint8_t dflt;          /* VXGBP_POLICY_DENY (the default) or _ALLOW */
 	uint32_t dflt_line;    /* the `default` line; 0: none (deny) */
+	const struct vxgbp_policy_index *index; /* vxgbp_policy_index_init's,
+	                          or NULL: every rule is scanned */
 };
 void vxgbp_policy_init(struct vxgbp_policy *p, struct vxgbp_policy_rule *storage,
 		       size_t cap, const struct vxgbp_groups *groups);
@@ -1045,8 +1047,35 @@ int vxgbp_policy_judge(const struct vxgbp_policy *p, uint32_t src, uint32_t dst,
  * denied, SOME when it depends on protocol/port.  Exact. */
 int vxgbp_policy_pair(const struct vxgbp_policy *p, uint32_t src, uint32_t dst);
 /* Rule i can never decide: one earlier rule matches every flow it
- * matches.  Returns 1 (*by, when not NULL, is that rule's index) or 0. */
+ * matches.  Returns 1 (*by, when not NULL, is the first such rule's index)
+ * or 0. */
 int vxgbp_policy_shadowed(const struct vxgbp_policy *p, size_t i, size_t *by);
+
+/* Since 1.4: an index over the rules, in the caller's memory, so that
+ * vxgbp_policy_judge() and vxgbp_policy_shadowed() (and through them
+ * _pair() and _audit()) give the same answers without a scan of every
+ * rule (docs/policy.md, "Policies at scale").  Build it once the rules are
+ * loaded:
+ *
+ *     size_t len = vxgbp_policy_index_size(&p);
+ *     void *mem = len ? malloc(len) : NULL;
+ *     if (!mem || vxgbp_policy_index_init(&p, mem, len) < 0) ...
+ *
+ * vxgbp_policy_index_init() attaches it (p->index); vxgbp_policy_parse_line()
+ * detaches it when it adds a rule, and an index whose rule count is not
+ * p->n is ignored.  Change p->v by hand and build it again.  The memory
+ * is the caller's to free once p->index is NULL or p is gone. */
+struct vxgbp_policy_index; /* opaque */
+/* The bytes an index of p's rules needs, its working space included; 0
+ * when p is NULL or too big to index (over 2^29 - 1 rules, or as many
+ * port ranges in all). */
+size_t vxgbp_policy_index_size(const struct vxgbp_policy *p);
+/* Build the index into mem (len bytes, aligned as malloc aligns) and
+ * attach it to p.  0; VXGBP_E_NOSPACE (len below
+ * vxgbp_policy_index_size(p)); VXGBP_E_INVAL (p or mem NULL, mem not
+ * aligned, or a rule the parser cannot make: over 16 port ranges, a range
+ * reversed).  On an error p->index is NULL. */
+int vxgbp_policy_index_init(struct vxgbp_policy *p, void *mem, size_t len);
 
 /* Since 1.3: the audit of one tracked flow (vxgbp_track_flows), the one
  * place the audit's verdicts are decided (docs/policy.md):
