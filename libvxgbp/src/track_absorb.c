@@ -1,145 +1,220 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * track_absorb.c - one VXGBP_TRACK_MATRIX tracker added to another
- * (vxgbp_track_absorb, vxgbp.h): trackers fed disjoint sets of a capture's
- * frames (gbpdump -j, a tracker per thread) end as the one tracker fed
- * them all would.
+ * track_absorb.c - VXGBP_TRACK_MATRIX trackers fed disjoint frames of one
+ * capture (gbpdump -j: one a thread) made into the one tracker fed every
+ * frame in order (vxgbp_track_absorb, vxgbp_internal.h).
  *
- * Everything the matrix keeps is a sum (the run's counters, each group's,
- * each VNI's, each (source group, VNI, destination) pair's), but for one
- * thing it learns: an endpoint's group, the group of the last GBP frame
- * that endpoint sent (track_matrix.c's apply).  Each endpoint slot keeps
- * that frame's number in key word TRK_MFRAME, so the later one wins here,
- * in whatever order the frames were shared out.  Sums do not depend on the
- * order either, and what the reading functions give is sorted (counters by
- * key, the matrix by cell), so a slot's place in a table does not show.
+ * The matrix keeps sums (the run's counters, each group's, each VNI's and
+ * each (source group, VNI, destination) pair's) and one thing it learns:
+ * an endpoint's group, that of the last GBP frame it sent; its slot keeps
+ * that frame's number (TRK_MFRAME), so the later one wins here.
  *
- * What one tracker would have dropped is the one thing that is not
- * additive: keys a full table refused depend on the order they came in.
- * So this is exact only while nothing was dropped, and it says so:
- * VXGBP_E_NOSPACE when either tracker dropped a key, when dst finds no room
- * for src's, or when the budget might have stopped one tracker fed every
- * frame (fits_alone below).  The caller then feeds the frames to one
- * tracker instead.
+ * What a budget drops is not a sum: a table that cannot grow (the budget
+ * full when it would) keeps the keys it holds and drops every frame of a
+ * key that comes later.  Whether it can grow depends on the sizes of the
+ * other tables at that moment, so on the order in which new keys came, in
+ * all three tables.  Each slot keeps the frame that brought its key
+ * (track.h), so this replays exactly that: the sources' keys united (the
+ * earliest first frame, the counts summed, the latest group), then
+ * inserted into dst in the order of their first frames (in a frame: the
+ * VNI, the pair, the endpoint, as track_matrix.c's apply), under dst's
+ * budget, through the tables' own insertion.  A key that finds no room
+ * drops every one of its frames, as it would have frame by frame.  That
+ * needs every source to have kept every key it saw: their budget must not
+ * bind (the caller gives them SIZE_MAX).
  */
+#include <stdint.h>
+
 #include "track.h"
 
-/* Bytes a table of cap slots holds (tab_grow's slack included). */
-static size_t tab_bytes(size_t cap)
+enum { T_VNIS, T_PAIRS, T_EPS, T_N };
+
+/* One united key, for the replay. */
+struct jkey {
+	uint64_t first;
+	const struct trk_slot *s;
+	unsigned tab;
+};
+
+static struct trk_tab *tab_of(struct trk_state *st, unsigned i)
 {
-	return cap ? cap * sizeof(struct trk_slot) + 63 : 0;
+	return i == T_VNIS ? &st->vnis : i == T_PAIRS ? &st->pairs : &st->eps;
 }
 
-/*
- * Whether one tracker, fed every frame in any order, reaches the tables st
- * has now without the budget refusing a growth.  A table's size depends
- * only on the keys it holds (it doubles when a key would pass 3/4), so the
- * single tracker ends with these very tables; its last growth of table T
- * held the fixed part, the other tables at their size then (at most their
- * final size), T's old slots and asked for T's new ones.  When that bound
- * fits for every T, no growth was refused.
- */
-static int fits_alone(const struct trk_state *st)
+/* The hash of a slot's key and the frame that brought it (track.h). */
+static uint64_t slot_hash(const struct trk_slot *s, unsigned tab)
 {
-	const struct trk_tab *tabs[] = { &st->vnis, &st->pairs, &st->eps };
-	size_t all = st->size, worst = 0;
-
-	for (unsigned i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
-		size_t cap = tabs[i]->cap;
-
-		if (tab_bytes(cap) > st->mem.budget)
-			return 0;
-		all += tab_bytes(cap);
-		if (tab_bytes(cap / 2) > worst)
-			worst = tab_bytes(cap / 2);
-	}
-	return all <= st->mem.budget && worst <= st->mem.budget - all;
+	return tab == T_EPS ? trk_hash(s->k, TRK_KEY4) : s->k[TRK_KEY4];
 }
 
-static int dropped_any(const struct trk_state *st)
+static uint64_t slot_first(const struct trk_slot *s, unsigned tab)
 {
-	return st->vnis.dropped || st->pairs.dropped || st->eps.dropped ||
-	       st->dropped_pair_bytes;
+	return tab == T_EPS ? s->k[TRK_KEY4] : s->k[TRK_FIRST];
 }
 
-/* dst's slot of src slot s's key, inserted when new (*is_new); NULL: no
- * room (the table counts the drop). */
-static struct trk_slot *slot_of(struct trk_mem *m, struct trk_tab *t,
-				const struct trk_slot *s, int *is_new)
+static uint64_t slot_frames(const struct trk_slot *s, unsigned tab)
 {
+	return tab == T_EPS ? s->v.ep.frame : s->v.cnt.frames;
+}
+
+/* Source slot s into the union table u.  0, or -1: no memory. */
+static int unite(struct trk_mem *m, struct trk_tab *u, const struct trk_slot *s, unsigned tab)
+{
+	uint64_t h = slot_hash(s, tab);
 	struct trk_slot *end, *d;
 
-	*is_new = 0;
-	if ((d = trk_tab_probe(t, s->k, TRK_KEY4, s->k[TRK_KEY4], &end)))
-		return d;
-	*is_new = 1;
-	return trk_tab_put(m, t, end, s->k, s->k[TRK_KEY4]);
-}
-
-/* Slot s of src into d, dst's slot of its key (is_new: just made): the
- * counts summed (VNIs, pairs), or (an endpoint) the group of the later
- * frame. */
-static void add_slot(struct trk_slot *d, const struct trk_slot *s, int is_new, int ep)
-{
-	if (!ep) {
+	if (!(d = trk_tab_probe(u, s->k, TRK_KEY4, h, &end))) {
+		if (!(d = trk_tab_put(m, u, end, s->k, h)))
+			return -1;
+		*d = *s;
+		return 0;
+	}
+	if (tab != T_EPS) {
 		d->v.cnt.frames += s->v.cnt.frames;
 		d->v.cnt.bytes += s->v.cnt.bytes;
-	} else if (is_new || s->k[TRK_MFRAME] > d->k[TRK_MFRAME]) {
+		if (s->k[TRK_FIRST] < d->k[TRK_FIRST])
+			d->k[TRK_FIRST] = s->k[TRK_FIRST];
+		return 0;
+	}
+	d->v.ep.frame += s->v.ep.frame;
+	if (s->k[TRK_KEY4] < d->k[TRK_KEY4])
+		d->k[TRK_KEY4] = s->k[TRK_KEY4];
+	if (s->k[TRK_MFRAME] > d->k[TRK_MFRAME]) {
 		d->k[TRK_MFRAME] = s->k[TRK_MFRAME];
 		d->v.ep.mgroup = s->v.ep.mgroup;
-	}
-}
-
-/* Table src into dst (ep: the endpoints).  0, or -1: no room. */
-static int add_tab(struct trk_mem *m, struct trk_tab *dst, const struct trk_tab *src, int ep)
-{
-	for (size_t i = 0; i < src->cap; i++) {
-		const struct trk_slot *s = &src->s[i];
-		struct trk_slot *d;
-		int is_new;
-
-		if (!s->k[0])
-			continue;
-		if (!(d = slot_of(m, dst, s, &is_new)))
-			return -1;
-		add_slot(d, s, is_new, ep);
 	}
 	return 0;
 }
 
-static void add_groups(struct trk_state *dst, const struct trk_state *src)
+static int jkey_cmp(const void *a, const void *b)
 {
-	for (uint32_t i = 0; i < src->nseen; i++) {
-		uint32_t g = src->seen[i];
+	const struct jkey *x = a, *y = b;
 
-		if (!dst->gc[g].frames)
-			dst->seen[dst->nseen++] = g;
-		dst->gc[g].frames += src->gc[g].frames;
-		dst->gc[g].bytes += src->gc[g].bytes;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->tab < y->tab ? -1 : x->tab > y->tab;
+}
+
+/* The united keys into dst in the order they came (k: n of them). */
+static void replay(struct trk_state *d, struct jkey *k, size_t n)
+{
+	vxgbpi_sort(k, n, sizeof(*k), jkey_cmp);
+	for (size_t i = 0; i < n; i++) {
+		const struct trk_slot *s = k[i].s;
+		struct trk_tab *t = tab_of(d, k[i].tab);
+		struct trk_slot *ds = vxgbpi_tab_insert(&d->mem, t, s->k, slot_hash(s, k[i].tab));
+
+		if (ds) {
+			*ds = *s;
+			continue;
+		}
+		t->dropped += slot_frames(s, k[i].tab) - 1; /* the insertion counted one */
+		if (k[i].tab == T_PAIRS)
+			d->dropped_pair_bytes += s->v.cnt.bytes;
 	}
 }
 
-int vxgbp_track_absorb(struct vxgbp_track *dst, const struct vxgbp_track *src)
+static void add_counts(struct trk_state *d, const struct trk_state *s)
 {
-	struct trk_state *d, *s;
-
-	if (!dst || !src || !(d = dst->st) || !(s = src->st) || d == s ||
-	    d->what != VXGBP_TRACK_MATRIX || s->what != VXGBP_TRACK_MATRIX)
-		return VXGBP_E_INVAL;
-	vxgbpi_matrix_flush(d); /* the frames the pipelines hold */
-	vxgbpi_matrix_flush(s);
-	if (dropped_any(d) || dropped_any(s))
-		return VXGBP_E_NOSPACE;
 	d->frames += s->frames;
 	d->bytes += s->bytes;
 	d->vxlan += s->vxlan;
 	d->gbp += s->gbp;
 	d->other += s->other;
 	d->unparsed += s->unparsed;
-	add_groups(d, s);
-	if (add_tab(&d->mem, &d->vnis, &s->vnis, 0) < 0 ||
-	    add_tab(&d->mem, &d->pairs, &s->pairs, 0) < 0 ||
-	    add_tab(&d->mem, &d->eps, &s->eps, 1) < 0 || !fits_alone(d))
-		return VXGBP_E_NOSPACE;
+	for (uint32_t i = 0; i < s->nseen; i++) {
+		uint32_t g = s->seen[i];
+
+		if (!d->gc[g].frames)
+			d->seen[d->nseen++] = g;
+		d->gc[g].frames += s->gc[g].frames;
+		d->gc[g].bytes += s->gc[g].bytes;
+	}
+}
+
+/* The sources' keys united in u (memory m), listed in *keys.  0, or -1. */
+static int unite_all(struct trk_mem *m, struct trk_tab *u, struct vxgbp_track *const *src,
+		     unsigned n, struct jkey **keys, size_t *nk)
+{
+	size_t all = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		for (unsigned i = 0; i < T_N; i++) {
+			const struct trk_tab *t = tab_of(src[j]->st, i);
+
+			for (size_t x = 0; x < t->cap; x++)
+				if (t->s[x].k[0] && unite(m, &u[i], &t->s[x], i) < 0)
+					return -1;
+		}
+	for (unsigned i = 0; i < T_N; i++)
+		all += u[i].n;
+	*nk = 0;
+	if (!all)
+		return 0;
+	if (all > SIZE_MAX / sizeof(**keys) || !(*keys = vxgbpi_mem_get(m, all * sizeof(**keys))))
+		return -1;
+	for (unsigned i = 0; i < T_N; i++)
+		for (size_t x = 0; x < u[i].cap; x++)
+			if (u[i].s[x].k[0])
+				(*keys)[(*nk)++] = (struct jkey){ slot_first(&u[i].s[x], i),
+								   &u[i].s[x], i };
 	return 0;
+}
+
+/* dst is a matrix-alone tracker that has seen nothing; each source one of
+ * the matrix alone too, other than dst, that dropped nothing. */
+static int absorb_check(struct vxgbp_track *dst, struct vxgbp_track *const *src, unsigned n)
+{
+	struct trk_state *d;
+
+	if (!dst || !(d = dst->st) || !d->pipeline || d->frames || d->pend.n || (n && !src))
+		return VXGBP_E_INVAL;
+	for (unsigned j = 0; j < n; j++) {
+		struct trk_state *s;
+
+		if (!src[j] || !(s = src[j]->st) || s == d || !s->pipeline)
+			return VXGBP_E_INVAL;
+		vxgbpi_matrix_flush(s);
+		if (s->vnis.dropped || s->pairs.dropped || s->eps.dropped)
+			return VXGBP_E_NOSPACE;
+	}
+	return 0;
+}
+
+int vxgbp_track_absorb(struct vxgbp_track *dst, struct vxgbp_track *const *src, unsigned n)
+{
+	struct trk_state *d;
+	struct trk_mem m;
+	struct trk_tab u[T_N];
+	struct jkey *keys = NULL;
+	size_t nk = 0;
+	int rc;
+
+	if ((rc = absorb_check(dst, src, n)))
+		return rc;
+	d = dst->st;
+	/* the union is scratch: the caller's allocator, outside the budget */
+	m = d->mem;
+	m.budget = SIZE_MAX;
+	m.held = 0;
+	for (unsigned i = 0; i < T_N; i++)
+		vxgbpi_tab_init(&u[i], TRK_KEY4);
+	u[T_EPS].rehash = 1;
+	if (unite_all(&m, u, src, n, &keys, &nk) < 0) {
+		rc = VXGBP_E_NOSPACE;
+	} else {
+		replay(d, keys, nk);
+		for (unsigned j = 0; j < n; j++)
+			add_counts(d, src[j]->st);
+	}
+	if (keys)
+		vxgbpi_mem_put(&m, keys, nk * sizeof(*keys));
+	for (unsigned i = 0; i < T_N; i++)
+		vxgbpi_tab_free(&m, &u[i]);
+	return rc;
+}
+
+int vxgbp_track_matrix_alone(const struct vxgbp_track *t)
+{
+	return t && t->st && t->st->pipeline;
 }
