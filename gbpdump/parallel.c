@@ -8,7 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <vxgbp_internal.h>
+
 #include "parallel.h"
+#include "track_memory.h"
 
 /* Stage 3 goes on in the batch's next output block when one has less than
  * this room left: one frame's text or JSON is far smaller (its headers are
@@ -56,6 +59,7 @@ struct par {
 	pthread_cond_t cv;
 	uint64_t state_seq, out_seq;
 	int stopped, oom;
+	int own;                      /* stage 2 in each worker's own state */
 };
 
 unsigned gd_par_cpus(void)
@@ -121,6 +125,13 @@ static void batch_reset(struct batch *b)
 	b->win = NULL;
 }
 
+/* Wait (holding P->mu) until *seq reaches want. */
+static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+{
+	while (*seq != want)
+		pthread_cond_wait(&P->cv, &P->mu);
+}
+
 /* Stage 2 for a batch, on the thread holding the state token (stopped:
  * an earlier batch stopped the run).  Returns 1 when this one stops it. */
 static int batch_state(struct par *P, struct batch *b, int stopped)
@@ -139,6 +150,34 @@ static int batch_state(struct par *P, struct batch *b, int stopped)
 			return 1;
 	}
 	return 0;
+}
+
+/* Stage 2 for a batch in capture order: wait for the state token, run
+ * it, pass the token on. */
+static void batch_turn(struct par *P, struct batch *b)
+{
+	int stopped, stop;
+
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->state_seq, b->seq);
+	stopped = P->stopped;
+	pthread_mutex_unlock(&P->mu);
+	stop = batch_state(P, b, stopped); /* the token: state_seq stays b->seq */
+	pthread_mutex_lock(&P->mu);
+	P->stopped |= stop;
+	P->state_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+}
+
+/* Stage 2 for a batch into the worker's own state fs, no token: the run's
+ * stage 2 is order-free (order_free()), so nothing in it stops the run. */
+static void batch_own(struct batch *b, struct gd_frame_state *fs)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->match[i])
+			b->cross[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
+	b->n_state = b->n;
 }
 
 /* Stage 3 for a batch into its output blocks. */
@@ -181,40 +220,23 @@ static void batch_write(struct batch *b, struct gd_out *out)
 	}
 }
 
-/* Wait (holding P->mu) until *seq reaches want. */
-static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+/* Stage 4: the batch's output after batch k-1's (the output token), and
+ * its window dropped.  A run that prints nothing per frame takes no turn. */
+static void batch_out(struct par *P, struct batch *b)
 {
-	while (*seq != want)
-		pthread_cond_wait(&P->cv, &P->mu);
-}
-
-/* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
-static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
-{
-	int stopped, stop;
-
-	for (size_t i = 0; i < b->n; i++)
-		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
-	pthread_mutex_lock(&P->mu);
-	wait_turn(P, &P->state_seq, b->seq);
-	stopped = P->stopped;
-	pthread_mutex_unlock(&P->mu);
-	stop = batch_state(P, b, stopped); /* the token: state_seq stays b->seq */
-	pthread_mutex_lock(&P->mu);
-	P->stopped |= stop;
-	P->state_seq++;
-	pthread_cond_broadcast(&P->cv);
-	pthread_mutex_unlock(&P->mu);
-	batch_emit(b, pp);
-	pthread_mutex_lock(&P->mu);
-	wait_turn(P, &P->out_seq, b->seq);
-	pthread_mutex_unlock(&P->mu);
-	/* the output token: out_seq stays b->seq */
-	if (!b->oom && !P->run->out->err)
-		batch_write(b, P->run->out);
+	if (b->cfg->print) {
+		pthread_mutex_lock(&P->mu);
+		wait_turn(P, &P->out_seq, b->seq);
+		pthread_mutex_unlock(&P->mu);
+		/* the output token: out_seq stays b->seq */
+		if (!b->oom && !P->run->out->err)
+			batch_write(b, P->run->out);
+	}
 	if (b->win) /* printed: its records' window may go */
 		gd_win_drop(b->win);
 	b->win = NULL;
+	if (!b->cfg->print)
+		return;
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
@@ -222,6 +244,30 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	P->out_seq++;
 	pthread_cond_broadcast(&P->cv);
 	pthread_mutex_unlock(&P->mu);
+}
+
+struct worker {
+	struct par *P;
+	pthread_t tid;
+	struct gd_print pp;
+	struct batch b;               /* the batch it reads, runs and prints */
+	struct gd_frame_state fs;     /* its own stage 2 (P->own) */
+	struct vxgbp_track *trk;      /* fs.trk, when the run has a tracker */
+};
+
+/* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
+static void batch_run(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+
+	for (size_t i = 0; i < b->n; i++)
+		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
+	if (P->own)
+		batch_own(b, &w->fs);
+	else
+		batch_turn(P, b);
+	batch_emit(b, &w->pp);
+	batch_out(P, b);
 }
 
 /* Room for a record of n bytes in an empty batch: its buffer grows for a
@@ -313,26 +359,89 @@ static int batch_read(struct par *P, struct batch *b)
 	return b->n ? 0 : -1;
 }
 
-struct worker {
-	struct par *P;
-	pthread_t tid;
-	struct gd_print pp;
-	struct batch b;               /* the batch it reads, runs and prints */
-};
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
 	while (batch_read(w->P, &w->b) == 0)
-		batch_run(w->P, &w->b, &w->pp);
+		batch_run(w->P, w);
 	return NULL;
+}
+
+/* Stage 2 needs no capture order: nothing but the matched count (a sum)
+ * and a tracker of the matrix alone (sums, and what vxgbp_track_absorb()
+ * makes exact).  -c, -w, --check, --report, the tracker's rules and flows
+ * need the order. */
+static int order_free(const struct gd_frame_state *s)
+{
+	return (!s->trk || vxgbp_track_matrix_alone(s->trk)) && !s->chk && !s->rep && !s->wr &&
+	       !s->count;
+}
+
+static void *own_zalloc(void *ctx, size_t size)
+{
+	(void)ctx;
+	return gd_track_mem_zalloc(size);
+}
+
+static void own_free(void *ctx, void *ptr, size_t size)
+{
+	(void)ctx;
+	gd_track_mem_free(ptr, size);
+}
+
+/* Worker w's own stage 2: the run's objects, and for a run with a tracker
+ * one of its own with no budget (it must drop nothing: the sum applies
+ * the run's, vxgbp_track_absorb()).  0, or -1 out of memory. */
+static int own_open(struct par *P, struct worker *w)
+{
+	struct vxgbp_track_opts to = { sizeof(to), VXGBP_TRACK_MATRIX, SIZE_MAX, own_zalloc,
+				       own_free, NULL };
+
+	w->fs = *P->run->fs;
+	w->fs.matched = 0;
+	if (!w->fs.trk)
+		return 0;
+	if (!(w->trk = malloc(vxgbp_track_size())))
+		return -1;
+	if (vxgbp_track_init(w->trk, &to) != 0) {
+		free(w->trk);
+		w->trk = NULL;
+		return -1;
+	}
+	w->fs.trk = w->trk;
+	return 0;
+}
+
+/* The workers' own states into the run's.  0, or -1 out of memory. */
+static int own_join(struct par *P, struct worker *w, unsigned jobs)
+{
+	struct gd_frame_state *fs = P->run->fs;
+	struct vxgbp_track **t;
+	int rc;
+
+	for (unsigned i = 0; i < jobs; i++)
+		fs->matched += w[i].fs.matched;
+	if (!fs->trk)
+		return 0;
+	if (!(t = calloc(jobs, sizeof(*t))))
+		return -1;
+	for (unsigned i = 0; i < jobs; i++)
+		t[i] = w[i].trk;
+	rc = vxgbp_track_absorb(fs->trk, t, jobs);
+	free(t);
+	return rc ? -1 : 0;
 }
 
 static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
-	for (unsigned i = 0; w && i < jobs; i++)
+	for (unsigned i = 0; w && i < jobs; i++) {
 		batch_free(&w[i].b);
+		if (w[i].trk) {
+			vxgbp_track_fini(w[i].trk);
+			free(w[i].trk);
+		}
+	}
 	free(w);
 	pthread_cond_destroy(&P->cv);
 	pthread_mutex_destroy(&P->mu);
@@ -349,7 +458,7 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
-		if (batch_alloc(&w[i].b, GD_PAR_CHUNK) < 0)
+		if (batch_alloc(&w[i].b, GD_PAR_CHUNK) < 0 || (P->own && own_open(P, &w[i]) < 0))
 			return -1;
 	}
 	return 0;
@@ -386,6 +495,7 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_mutex_init(&P.rmu, NULL);
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
+	P.own = order_free(p->fs);
 	if (par_alloc(&P, &w, p->jobs) < 0) {
 		par_free(&P, w, p->jobs);
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' batches "
@@ -405,6 +515,11 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 		rr = -2;
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
+	}
+	if (P.own && rr != -2 && own_join(&P, w, p->jobs) < 0) {
+		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' cross-frame "
+			 "tables", p->jobs);
+		rr = -2;
 	}
 	par_free(&P, w, p->jobs);
 	return rr;
