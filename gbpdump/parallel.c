@@ -11,7 +11,6 @@
 #include <vxgbp_internal.h>
 
 #include "parallel.h"
-#include "track_memory.h"
 
 /* Stage 3 goes on in the batch's next output block when one has less than
  * this room left: one frame's text or JSON is far smaller (its headers are
@@ -378,33 +377,19 @@ static int order_free(const struct gd_frame_state *s)
 	       !s->count;
 }
 
-static void *own_zalloc(void *ctx, size_t size)
-{
-	(void)ctx;
-	return gd_track_mem_zalloc(size);
-}
-
-static void own_free(void *ctx, void *ptr, size_t size)
-{
-	(void)ctx;
-	gd_track_mem_free(ptr, size);
-}
-
 /* Worker w's own stage 2: the run's objects, and for a run with a tracker
- * one of its own with no budget (it must drop nothing: the sum applies
- * the run's, vxgbp_track_absorb()).  0, or -1 out of memory. */
+ * one of its own, like the run's but with no budget (it must drop
+ * nothing: the sum applies the run's, vxgbp_track_absorb()).  0, or -1
+ * out of memory. */
 static int own_open(struct par *P, struct worker *w)
 {
-	struct vxgbp_track_opts to = { sizeof(to), VXGBP_TRACK_MATRIX, SIZE_MAX, own_zalloc,
-				       own_free, NULL };
-
 	w->fs = *P->run->fs;
 	w->fs.matched = 0;
 	if (!w->fs.trk)
 		return 0;
 	if (!(w->trk = malloc(vxgbp_track_size())))
 		return -1;
-	if (vxgbp_track_init(w->trk, &to) != 0) {
+	if (vxgbp_track_init_like(w->trk, w->fs.trk, SIZE_MAX) != 0) {
 		free(w->trk);
 		w->trk = NULL;
 		return -1;

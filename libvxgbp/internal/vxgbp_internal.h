@@ -58,13 +58,18 @@ extern "C" {
  * order).  Exact under any budget of dst's, what a full table drops
  * included (track_absorb.c replays the order in which keys came), as long
  * as no source dropped a key: give the sources budget SIZE_MAX.  The
- * sources are left as they were (their waiting frame applied); give them
- * back as usual.  Its scratch memory comes from dst's allocator, outside
+ * sources are left with the frames counted and the keys held (their
+ * waiting frame applied), but for one that shares dst's allocator, whose
+ * tables dst may have taken (left empty); give them back as usual.  Its scratch memory comes from dst's allocator, outside
  * the budget, and is given back.  Returns 0; VXGBP_E_NOSPACE when a source
  * dropped keys or the scratch memory could not be had (dst unchanged);
  * VXGBP_E_INVAL: no tracker, dst fed frames or among the sources, or
  * another mode. */
 int vxgbp_track_absorb(struct vxgbp_track *dst, struct vxgbp_track *const *src, unsigned n);
+/* Start t as a tracker of like's modes with like's allocator (zalloc,
+ * free, ctx: vxgbp_track_absorb may then move a source's tables into dst)
+ * and budget budget (0: the default).  vxgbp_track_init's returns. */
+int vxgbp_track_init_like(struct vxgbp_track *t, const struct vxgbp_track *like, size_t budget);
 /* 1 when t is a tracker of VXGBP_TRACK_MATRIX alone (vxgbp_track_absorb
  * can stand for it), else 0. */
 int vxgbp_track_matrix_alone(const struct vxgbp_track *t);

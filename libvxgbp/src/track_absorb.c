@@ -14,26 +14,32 @@
  * key that comes later.  Whether it can grow depends on the sizes of the
  * other tables at that moment, so on the order in which new keys came, in
  * all three tables.  Each slot keeps the frame that brought its key
- * (track.h), so this replays exactly that: the sources' keys united (the
- * earliest first frame, the counts summed, the latest group), then
- * inserted into dst in the order of their first frames (in a frame: the
- * VNI, the pair, the endpoint, as track_matrix.c's apply), under dst's
- * budget, through the tables' own insertion.  A key that finds no room
- * drops every one of its frames, as it would have frame by frame.  That
- * needs every source to have kept every key it saw: their budget must not
- * bind (the caller gives them SIZE_MAX).
+ * (track.h), so this replays exactly that: every source's keys, in the
+ * order of their first frames (in a frame: the VNI, the pair, the
+ * endpoint, as track_matrix.c's apply), go into dst under dst's budget
+ * through the tables' own insertion.  A key's first sighting anywhere
+ * comes first: it is inserted, or it finds no room and drops every one of
+ * its frames, as it would have frame by frame, and the table never grows
+ * again; its sightings in later sources are then added to its slot, or
+ * dropped too.  That needs every source to have kept every key it saw:
+ * their budget must not bind (the caller gives them SIZE_MAX).
+ *
+ * Most often no table of one tracker could have been full (never_full():
+ * the budget holds the tables for the sum of the sources' keys): then the
+ * order does not matter, and dst takes the largest source's tables and
+ * the others' keys are added to them, with no list and no sort.
  */
 #include <stdint.h>
 
 #include "track.h"
+#include "track_sort.h"
 
 enum { T_VNIS, T_PAIRS, T_EPS, T_N };
 
-/* One united key, for the replay. */
+/* One source slot, by the frame that brought its key then its table. */
 struct jkey {
-	uint64_t first;
+	uint64_t key; /* first frame << 2 | table */
 	const struct trk_slot *s;
-	unsigned tab;
 };
 
 static struct trk_tab *tab_of(struct trk_state *st, unsigned i)
@@ -52,29 +58,15 @@ static uint64_t slot_first(const struct trk_slot *s, unsigned tab)
 	return tab == T_EPS ? s->k[TRK_KEY4] : s->k[TRK_FIRST];
 }
 
-static uint64_t slot_frames(const struct trk_slot *s, unsigned tab)
+/* Another source's sighting s of the key of slot d. */
+static void add_slot(struct trk_slot *d, const struct trk_slot *s, unsigned tab)
 {
-	return tab == T_EPS ? s->v.ep.frame : s->v.cnt.frames;
-}
-
-/* Source slot s into the union table u.  0, or -1: no memory. */
-static int unite(struct trk_mem *m, struct trk_tab *u, const struct trk_slot *s, unsigned tab)
-{
-	uint64_t h = slot_hash(s, tab);
-	struct trk_slot *end, *d;
-
-	if (!(d = trk_tab_probe(u, s->k, TRK_KEY4, h, &end))) {
-		if (!(d = trk_tab_put(m, u, end, s->k, h)))
-			return -1;
-		*d = *s;
-		return 0;
-	}
 	if (tab != T_EPS) {
 		d->v.cnt.frames += s->v.cnt.frames;
 		d->v.cnt.bytes += s->v.cnt.bytes;
 		if (s->k[TRK_FIRST] < d->k[TRK_FIRST])
 			d->k[TRK_FIRST] = s->k[TRK_FIRST];
-		return 0;
+		return;
 	}
 	d->v.ep.frame += s->v.ep.frame;
 	if (s->k[TRK_KEY4] < d->k[TRK_KEY4])
@@ -83,35 +75,46 @@ static int unite(struct trk_mem *m, struct trk_tab *u, const struct trk_slot *s,
 		d->k[TRK_MFRAME] = s->k[TRK_MFRAME];
 		d->v.ep.mgroup = s->v.ep.mgroup;
 	}
-	return 0;
+}
+
+/* Source slot s (table tab) into dst, its turn come. */
+static void replay_one(struct trk_state *d, const struct trk_slot *s, unsigned tab)
+{
+	struct trk_tab *t = tab_of(d, tab);
+	uint64_t h = slot_hash(s, tab);
+	struct trk_slot *end, *ds;
+
+	if ((ds = trk_tab_probe(t, s->k, TRK_KEY4, h, &end))) {
+		add_slot(ds, s, tab);
+	} else if ((ds = trk_tab_put(&d->mem, t, end, s->k, h))) {
+		*ds = *s;
+	} else { /* every frame of it dropped; the insertion counted one */
+		t->dropped += (tab == T_EPS ? s->v.ep.frame : s->v.cnt.frames) - 1;
+		if (tab == T_PAIRS)
+			d->dropped_pair_bytes += s->v.cnt.bytes;
+	}
 }
 
 static int jkey_cmp(const void *a, const void *b)
 {
 	const struct jkey *x = a, *y = b;
 
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	return x->tab < y->tab ? -1 : x->tab > y->tab;
+	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* The united keys into dst in the order they came (k: n of them). */
-static void replay(struct trk_state *d, struct jkey *k, size_t n)
+static uint64_t jkey_key(const void *e)
 {
-	vxgbpi_sort(k, n, sizeof(*k), jkey_cmp);
-	for (size_t i = 0; i < n; i++) {
-		const struct trk_slot *s = k[i].s;
-		struct trk_tab *t = tab_of(d, k[i].tab);
-		struct trk_slot *ds = vxgbpi_tab_insert(&d->mem, t, s->k, slot_hash(s, k[i].tab));
+	return ((const struct jkey *)e)->key;
+}
 
-		if (ds) {
-			*ds = *s;
-			continue;
-		}
-		t->dropped += slot_frames(s, k[i].tab) - 1; /* the insertion counted one */
-		if (k[i].tab == T_PAIRS)
-			d->dropped_pair_bytes += s->v.cnt.bytes;
-	}
+/* The keys in order: a radix sort while they fit its digits (first
+ * frames below 2^34), else the heapsort. */
+static void keys_sort(struct jkey *k, struct jkey *tmp, size_t n, uint64_t max)
+{
+	if (max >> (TRK_RADIX_BITS * TRK_RADIX_MAXD) || n >= UINT32_MAX)
+		TRK_SORT(k, n, jkey_cmp);
+	else
+		TRK_RADIX(k, tmp, (uint32_t)n, TRK_RADIX_MAXD, jkey_key);
 }
 
 static void add_counts(struct trk_state *d, const struct trk_state *s)
@@ -132,33 +135,140 @@ static void add_counts(struct trk_state *d, const struct trk_state *s)
 	}
 }
 
-/* The sources' keys united in u (memory m), listed in *keys.  0, or -1. */
-static int unite_all(struct trk_mem *m, struct trk_tab *u, struct vxgbp_track *const *src,
-		     unsigned n, struct jkey **keys, size_t *nk)
+/* Bytes a table of cap slots holds (tab_grow's slack included), and the
+ * slots one that never failed to grow has for n keys. */
+static size_t tab_bytes(size_t cap)
 {
-	size_t all = 0;
+	return cap ? cap * sizeof(struct trk_slot) + 63 : 0;
+}
 
+static size_t tab_cap(size_t n)
+{
+	size_t cap = 0;
+
+	while (n * 4 > cap * 3)
+		cap = cap ? cap * 2 : TRK_TAB_MIN;
+	return cap;
+}
+
+/* Whether one tracker fed every frame, in any order, grows every table it
+ * needs under d's budget: a growth of table T holds the fixed part, the
+ * other tables (at most their final size), T's old slots and its new ones;
+ * the final sizes are at most those for the sum of the sources' keys. */
+static int never_full(const struct trk_state *d, struct vxgbp_track *const *src, unsigned n)
+{
+	size_t all = d->size, worst = 0;
+
+	for (unsigned i = 0; i < T_N; i++) {
+		size_t keys = 0, cap;
+
+		for (unsigned j = 0; j < n; j++) {
+			if (tab_of(src[j]->st, i)->n > SIZE_MAX / 8 - keys)
+				return 0;
+			keys += tab_of(src[j]->st, i)->n;
+		}
+		cap = tab_cap(keys);
+		if (tab_bytes(cap) > d->mem.budget - all)
+			return 0;
+		all += tab_bytes(cap);
+		if (tab_bytes(cap / 2) > worst)
+			worst = tab_bytes(cap / 2);
+	}
+	return worst <= d->mem.budget - all;
+}
+
+/* The source with the most keys that shares d's allocator, or NULL. */
+static struct trk_state *largest(const struct trk_state *d, struct vxgbp_track *const *src,
+				 unsigned n)
+{
+	struct trk_state *best = NULL;
+	size_t most = 0;
+
+	for (unsigned j = 0; j < n; j++) {
+		struct trk_state *s = src[j]->st;
+		size_t keys = s->vnis.n + s->pairs.n + s->eps.n;
+
+		if (s->mem.zalloc == d->mem.zalloc && s->mem.free == d->mem.free &&
+		    s->mem.ctx == d->mem.ctx && (!best || keys > most)) {
+			best = s;
+			most = keys;
+		}
+	}
+	return best;
+}
+
+/* d takes s's tables (the same allocator), s keeps empty ones. */
+static void adopt(struct trk_state *d, struct trk_state *s)
+{
+	for (unsigned i = 0; i < T_N; i++) {
+		struct trk_tab *dt = tab_of(d, i), *st = tab_of(s, i);
+
+		d->mem.held += st->raw_size;
+		s->mem.held -= st->raw_size;
+		*dt = *st;
+		vxgbpi_tab_init(st, TRK_KEY4);
+		st->rehash = dt->rehash;
+	}
+}
+
+/* No table of one tracker would have been full (never_full()): the keys
+ * in any order, into the tables of the largest source.  0, or -1: no
+ * memory (d partly made). */
+static int absorb_sum(struct trk_state *d, struct vxgbp_track *const *src, unsigned n)
+{
+	struct trk_state *big = largest(d, src, n);
+
+	if (big)
+		adopt(d, big);
+	for (unsigned j = 0; j < n; j++) {
+		if (src[j]->st == big)
+			continue;
+		for (unsigned i = 0; i < T_N; i++) {
+			const struct trk_tab *t = tab_of(src[j]->st, i);
+			struct trk_tab *dt = tab_of(d, i);
+
+			for (size_t x = 0; x < t->cap; x++) {
+				const struct trk_slot *s = &t->s[x];
+				uint64_t h = slot_hash(s, i);
+				struct trk_slot *end, *ds;
+
+				if (!s->k[0])
+					continue;
+				if ((ds = trk_tab_probe(dt, s->k, TRK_KEY4, h, &end)))
+					add_slot(ds, s, i);
+				else if ((ds = trk_tab_put(&d->mem, dt, end, s->k, h)))
+					*ds = *s;
+				else
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Every slot of the sources, listed in k (room for all of them); the
+ * largest key in *max.  Their number. */
+static size_t keys_list(struct vxgbp_track *const *src, unsigned n, struct jkey *k,
+			uint64_t *max)
+{
+	size_t nk = 0;
+
+	*max = 0;
 	for (unsigned j = 0; j < n; j++)
 		for (unsigned i = 0; i < T_N; i++) {
 			const struct trk_tab *t = tab_of(src[j]->st, i);
 
-			for (size_t x = 0; x < t->cap; x++)
-				if (t->s[x].k[0] && unite(m, &u[i], &t->s[x], i) < 0)
-					return -1;
+			for (size_t x = 0; x < t->cap; x++) {
+				if (!t->s[x].k[0])
+					continue;
+				k[nk].key = slot_first(&t->s[x], i) << 2 | i;
+				k[nk].s = &t->s[x];
+				if (k[nk].key > *max)
+					*max = k[nk].key;
+				nk++;
+			}
 		}
-	for (unsigned i = 0; i < T_N; i++)
-		all += u[i].n;
-	*nk = 0;
-	if (!all)
-		return 0;
-	if (all > SIZE_MAX / sizeof(**keys) || !(*keys = vxgbpi_mem_get(m, all * sizeof(**keys))))
-		return -1;
-	for (unsigned i = 0; i < T_N; i++)
-		for (size_t x = 0; x < u[i].cap; x++)
-			if (u[i].s[x].k[0])
-				(*keys)[(*nk)++] = (struct jkey){ slot_first(&u[i].s[x], i),
-								   &u[i].s[x], i };
-	return 0;
+	return nk;
 }
 
 /* dst is a matrix-alone tracker that has seen nothing; each source one of
@@ -185,33 +295,58 @@ int vxgbp_track_absorb(struct vxgbp_track *dst, struct vxgbp_track *const *src, 
 {
 	struct trk_state *d;
 	struct trk_mem m;
-	struct trk_tab u[T_N];
-	struct jkey *keys = NULL;
-	size_t nk = 0;
+	struct jkey *k;
+	size_t all = 0, size;
+	uint64_t max;
 	int rc;
 
 	if ((rc = absorb_check(dst, src, n)))
 		return rc;
 	d = dst->st;
-	/* the union is scratch: the caller's allocator, outside the budget */
+	if (never_full(d, src, n)) {
+		rc = absorb_sum(d, src, n) < 0 ? VXGBP_E_NOSPACE : 0;
+		for (unsigned j = 0; j < n; j++)
+			add_counts(d, src[j]->st);
+		return rc;
+	}
+	for (unsigned j = 0; j < n; j++)
+		for (unsigned i = 0; i < T_N; i++)
+			all += tab_of(src[j]->st, i)->n;
+	/* the list and the radix sort's copy are scratch: the caller's
+	 * allocator, outside the budget */
 	m = d->mem;
 	m.budget = SIZE_MAX;
 	m.held = 0;
-	for (unsigned i = 0; i < T_N; i++)
-		vxgbpi_tab_init(&u[i], TRK_KEY4);
-	u[T_EPS].rehash = 1;
-	if (unite_all(&m, u, src, n, &keys, &nk) < 0) {
-		rc = VXGBP_E_NOSPACE;
-	} else {
-		replay(d, keys, nk);
-		for (unsigned j = 0; j < n; j++)
-			add_counts(d, src[j]->st);
+	if (all > SIZE_MAX / 2 / sizeof(*k))
+		return VXGBP_E_NOSPACE;
+	size = 2 * all * sizeof(*k);
+	if (all && !(k = vxgbpi_mem_get(&m, size)))
+		return VXGBP_E_NOSPACE;
+	if (all) {
+		all = keys_list(src, n, k, &max);
+		/* a key's first frame is its earliest sighting in any source */
+		keys_sort(k, k + all, all, max);
+		for (size_t x = 0; x < all; x++)
+			replay_one(d, k[x].s, (unsigned)(k[x].key & 3));
+		vxgbpi_mem_put(&m, k, size);
 	}
-	if (keys)
-		vxgbpi_mem_put(&m, keys, nk * sizeof(*keys));
-	for (unsigned i = 0; i < T_N; i++)
-		vxgbpi_tab_free(&m, &u[i]);
-	return rc;
+	for (unsigned j = 0; j < n; j++)
+		add_counts(d, src[j]->st);
+	return 0;
+}
+
+int vxgbp_track_init_like(struct vxgbp_track *t, const struct vxgbp_track *like, size_t budget)
+{
+	struct vxgbp_track_opts o = { .size = sizeof(o) };
+
+	if (!t || !like || !like->st)
+		return VXGBP_E_INVAL;
+	o.what = like->st->what;
+	o.budget = budget;
+	o.zalloc = like->st->mem.zalloc;
+	o.free = like->st->mem.free;
+	o.ctx = like->st->mem.ctx;
+	return vxgbp_track_init(t, &o);
 }
 
 int vxgbp_track_matrix_alone(const struct vxgbp_track *t)

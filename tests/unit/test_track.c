@@ -1509,26 +1509,40 @@ static struct fbuf *ab_frames(int set, size_t *n)
 
 /* Frames [0, n) shared out by who[] to k trackers (budget SIZE_MAX, so
  * that they drop nothing), absorbed into a fresh one of budget b in the
- * order rot, rot + 1, ... (mod k): its return, *out the result's view. */
+ * order rot, rot + 1, ... (mod k): its return, *out the result's view.
+ * rot >= k: the sources share the fresh one's allocator
+ * (vxgbp_track_init_like: it may take a source's tables). */
 static int ab_run(const struct fbuf *f, size_t n, const uint8_t *who, unsigned k,
 		  unsigned rot, size_t b, struct mview *out)
 {
 	struct tk t[4], d;
 	struct vxgbp_track *src[4];
-	int rc;
+	int rc, like = rot >= k;
 
+	tk_start(&d, VXGBP_TRACK_MATRIX, b);
 	for (unsigned j = 0; j < k; j++) {
-		tk_start(&t[j], VXGBP_TRACK_MATRIX, SIZE_MAX);
+		if (like) {
+			t[j].t = malloc(vxgbp_track_size());
+			ck_assert_ptr_nonnull(t[j].t);
+			ck_assert_int_eq(vxgbp_track_init_like(t[j].t, d.t, SIZE_MAX), 0);
+		} else {
+			tk_start(&t[j], VXGBP_TRACK_MATRIX, SIZE_MAX);
+		}
 		src[(j + k - rot % k) % k] = t[j].t;
 	}
-	tk_start(&d, VXGBP_TRACK_MATRIX, b);
 	for (size_t i = 0; i < n; i++) /* frame numbers from 1, each tracker's ascending */
 		vxgbp_track_frame(t[who[i]].t, &f[i].p, i + 1, NULL);
 	rc = vxgbp_track_absorb(d.t, src, k);
 	mview_get(d.t, out);
-	for (unsigned j = 0; j < k; j++)
-		tk_stop(&t[j]);
-	tk_stop(&d); /* the scratch memory given back too */
+	for (unsigned j = 0; j < k; j++) {
+		if (like) {
+			vxgbp_track_fini(t[j].t);
+			free(t[j].t);
+		} else {
+			tk_stop(&t[j]);
+		}
+	}
+	tk_stop(&d); /* the scratch memory and every table given back */
 	return rc;
 }
 
@@ -1563,7 +1577,7 @@ START_TEST(test_absorb)
 	for (unsigned mask = 0; mask < (1u << NCAP); mask += 13) {
 		for (unsigned i = 0; i < NCAP; i++)
 			who[i] = (uint8_t)(mask >> i & 1);
-		for (unsigned rot = 0; rot < 2; rot++) {
+		for (unsigned rot = 0; rot <= 2; rot++) {
 			CTX("mask %#x rot %u", mask, rot);
 			EXPECT_EQ(ab_run(f, n, who, 2, rot, 0, got), 0);
 			mview_expect_eq(one, got);
@@ -1571,7 +1585,7 @@ START_TEST(test_absorb)
 	}
 	/* three and four ways, round robin and in runs of 5 */
 	for (unsigned k = 3; k <= 4; k++)
-		for (unsigned rot = 0; rot < k; rot++) {
+		for (unsigned rot = 0; rot <= k; rot++) {
 			for (size_t i = 0; i < n; i++)
 				who[i] = (uint8_t)(i % k);
 			CTX("round robin %u ways rot %u", k, rot);
@@ -1600,7 +1614,7 @@ static void ab_budget(const struct fbuf *f, size_t n, const uint8_t *who, unsign
 	ck_assert_ptr_nonnull(one);
 	ck_assert_ptr_nonnull(got);
 	ab_one(f, n, b, one);
-	for (unsigned rot = 0; rot < k; rot++) {
+	for (unsigned rot = 0; rot <= k; rot++) { /* k: sharing the allocator */
 		EXPECT_EQ(ab_run(f, n, who, k, rot, b, got), 0);
 		mview_expect_eq(one, got);
 	}
