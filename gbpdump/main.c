@@ -1034,7 +1034,8 @@ static int run_serial(struct run *r)
  * return, as the one-thread loop gives it. */
 static int run_jobs(struct run *r, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins };
+	struct gd_par_src src = { inputs_next, &r->ins, r->ins.n == 1 && !r->ins.progress &&
+				  reader_blocks_ok(&r->rd) ? &r->rd : NULL };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
 	int rr = gd_par_run(&p, &src, r->errbuf);
 

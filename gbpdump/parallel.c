@@ -59,6 +59,14 @@ struct par {
 	uint64_t state_seq, out_seq;
 	int stopped, oom;
 	int own;                      /* stage 2 in each worker's own state */
+	/* blocks (src->blocks): block s is capture bytes [x0 + s GD_PAR_CHUNK,
+	 * x0 + (s + 1) GD_PAR_CHUNK).  A worker takes a ticket (claim) and the
+	 * block after the last one taken (last_s), skipping those the walk is
+	 * known to be past (walk_next: where it is); walk_seq: the ticket
+	 * whose block the reader walks next (the walk token).  Under mu. */
+	struct gd_reader *blk;
+	uint64_t x0, claim, last_s, walk_seq, walk_next;
+	size_t bcap;                  /* a block's buffer: a block and a record */
 };
 
 unsigned gd_par_cpus(void)
@@ -113,6 +121,31 @@ static struct gd_out *blk_get(struct batch *b, size_t k)
 	}
 	out_init(b->blk[k], -1); /* written by batch_write() only */
 	return b->blk[k];
+}
+
+/* Room for one more record in b's arrays (a block: as many as start in
+ * it).  0, or -1 out of memory. */
+static int batch_grow(struct batch *b)
+{
+	size_t n = b->cap_recs * 2;
+	void *p;
+
+	if (b->n < b->cap_recs)
+		return 0;
+	if (!(p = realloc(b->recs, n * sizeof(*b->recs))))
+		return -1;
+	b->recs = p;
+	if (!(p = realloc(b->pkts, n * sizeof(*b->pkts))))
+		return -1;
+	b->pkts = p;
+	if (!(p = realloc(b->cross, n * sizeof(*b->cross))))
+		return -1;
+	b->cross = p;
+	if (!(p = realloc(b->match, n)))
+		return -1;
+	b->match = p;
+	b->cap_recs = n;
+	return 0;
 }
 
 /* b empty, before it is filled again. */
@@ -252,6 +285,8 @@ struct worker {
 	struct batch b;               /* the batch it reads, runs and prints */
 	struct gd_frame_state fs;     /* its own stage 2 (P->own) */
 	struct vxgbp_track *trk;      /* fs.trk, when the run has a tracker */
+	uint8_t *rbuf;                /* blocks: the one it read (P->bcap bytes) */
+	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
 
 /* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
@@ -358,10 +393,87 @@ static int batch_read(struct par *P, struct batch *b)
 	return b->n ? 0 : -1;
 }
 
+/* The records that start in block [at, at + GD_PAR_CHUNK), got bytes of
+ * it in the worker's buffer (got < 0: its read failed), into its batch,
+ * walked by the reader in that buffer.  Holding the walk token. */
+static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got)
+{
+	struct batch *b = &w->b;
+	uint64_t end = at + GD_PAR_CHUNK;
+	const struct gd_frame_cfg *cfg;
+	struct gd_win *win;
+
+	if (reader_next_off(P->blk) >= end) /* inside a record of an earlier block */
+		return;
+	if (got < 0) {
+		snprintf(P->errbuf, GD_ERRBUF, "%s", w->perr);
+		P->rr = -1;
+		return;
+	}
+	reader_lend(P->blk, w->rbuf, (size_t)got, P->bcap, at);
+	while (reader_next_off(P->blk) < end) {
+		if (batch_grow(b) < 0) {
+			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a block's records");
+			P->rr = -2;
+			return;
+		}
+		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, &win,
+					  P->errbuf)) != 1)
+			return;
+		b->used += b->recs[b->n++].caplen;
+		b->cfg = cfg;
+	}
+}
+
+/* The next block's batch into w->b: read by this worker in parallel with
+ * the others, walked in block order.  0 with b->n records (possibly 0: a
+ * block inside one record), -1: no more. */
+static int block_read(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+	uint64_t k, s;
+	ssize_t got;
+	int go;
+
+	batch_reset(b);
+	pthread_mutex_lock(&P->mu);
+	go = !P->stopped && P->rr == 1;
+	k = P->claim++; /* claimed: its walk token is passed on whatever happens */
+	/* blocks between the last one taken and the walk's position hold no
+	 * record start */
+	s = (P->walk_next - P->x0) / GD_PAR_CHUNK;
+	if (k && s <= P->last_s)
+		s = P->last_s + 1;
+	P->last_s = s;
+	pthread_mutex_unlock(&P->mu);
+	got = go ? reader_pread(P->blk, w->rbuf, GD_PAR_CHUNK, P->x0 + s * GD_PAR_CHUNK,
+				w->perr) : 0;
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->walk_seq, k);
+	go = !P->stopped && P->rr == 1;
+	pthread_mutex_unlock(&P->mu);
+	if (go)
+		block_walk(P, w, P->x0 + s * GD_PAR_CHUNK, got); /* the token: walk_seq stays k */
+	if (b->n)
+		b->seq = P->nread++;
+	pthread_mutex_lock(&P->mu);
+	P->walk_next = reader_next_off(P->blk);
+	P->walk_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+	return b->n || go ? 0 : -1;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	if (w->P->blk) {
+		while (block_read(w->P, w) == 0)
+			if (w->b.n)
+				batch_run(w->P, w);
+		return NULL;
+	}
 	while (batch_read(w->P, &w->b) == 0)
 		batch_run(w->P, w);
 	return NULL;
@@ -422,6 +534,7 @@ static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
 	for (unsigned i = 0; w && i < jobs; i++) {
 		batch_free(&w[i].b);
+		free(w[i].rbuf);
 		if (w[i].trk) {
 			vxgbp_track_fini(w[i].trk);
 			free(w[i].trk);
@@ -443,7 +556,10 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
-		if (batch_alloc(&w[i].b, GD_PAR_CHUNK) < 0 || (P->own && own_open(P, &w[i]) < 0))
+		/* blocks: the records point into the worker's block */
+		if (batch_alloc(&w[i].b, P->blk ? 1 : GD_PAR_CHUNK) < 0 ||
+		    (P->blk && !(w[i].rbuf = malloc(P->bcap))) ||
+		    (P->own && own_open(P, &w[i]) < 0))
 			return -1;
 	}
 	return 0;
@@ -481,6 +597,10 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
 	P.own = order_free(p->fs);
+	if ((P.blk = src->blocks)) {
+		P.x0 = P.walk_next = reader_next_off(P.blk);
+		P.bcap = GD_PAR_CHUNK + 16 + P.blk->maxcap;
+	}
 	if (par_alloc(&P, &w, p->jobs) < 0) {
 		par_free(&P, w, p->jobs);
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' batches "
@@ -494,6 +614,8 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	for (unsigned i = 1; i <= started; i++)
 		pthread_join(w[i].tid, NULL);
 	rr = P.rr;
+	if (P.blk) /* before the blocks go */
+		reader_unlend(P.blk);
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for a batch's output",
 			 p->jobs);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # gbpdump -j N where stage 2 is order-free (parallel.c's order_free():
 # --stats, text without -c or -w): each worker feeds its own tracker, made
-# into the run's at the end by vxgbp_track_absorb() (docs/parallel.md).
+# into the run's at the end by vxgbp_track_absorb(); and a classic pcap
+# file read in blocks, each worker pread(2)ing its own (docs/parallel.md).
 # On a capture of many batches whose hosts change group all the time (two
 # group plans mixed frame by frame, so an endpoint's last group is often in
 # another worker's batch): -j 2 to 4, filters, pcapng, standard input,
@@ -94,5 +95,18 @@ par_run "$T/bad.pcap" 3 --stats
 par_same "bad record -j 3 --stats"
 grep -q "frame 2000 at offset $off: record claims" "$T/one.err" ||
 	{ echo "FAIL: the bad record was not where it was put"; cat "$T/one.err"; fail=1; }
+# the way the runs went, seen in their system calls: a classic pcap file
+# read in blocks of GD_PAR_CHUNK (parallel.h) bytes, several inputs not
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=pread64 -o "$T/st" "$G" -j 3 -r "$T/g.pcap" --stats >/dev/null 2>&1
+	grep -q "pread64(.*, 262144, " "$T/st" ||
+		{ echo "FAIL: -j 3 did not read the file in blocks"; fail=1; }
+	strace -f -qq -e trace=pread64 -o "$T/st" "$G" -j 3 -r "$T/dir/a.pcap" \
+		-r "$T/dir/b.pcapng" --stats >/dev/null 2>&1
+	grep -q "pread64(.*, 262144, " "$T/st" &&
+		{ echo "FAIL: several inputs were read in blocks"; fail=1; }
+else
+	echo "own: no strace, the way the runs went not checked"
+fi
 [ "$fail" = 0 ] && echo "own: $n runs = -j 1 ($full budgets dropped keys)"
 exit "$fail"
