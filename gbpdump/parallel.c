@@ -393,6 +393,31 @@ static int batch_read(struct par *P, struct batch *b)
 	return b->n ? 0 : -1;
 }
 
+/* The common records next in the lent block (reader.h's walk: no call a
+ * record) into b (which has one: the input's), after it.  They start in the
+ * block: the buffer holds no byte past the block's end but those of a
+ * record that starts in it.  0, or -1 out of memory. */
+static int block_plain(struct par *P, struct batch *b)
+{
+	struct gd_walk wk;
+	int rc = 0;
+
+	/* frame numbers as the source gives them: the last one's base */
+	if (!reader_walk_begin(P->blk, &wk, b->recs[b->n - 1].no - P->blk->count))
+		return 0;
+	for (;;) {
+		if (b->n == b->cap_recs && batch_grow(b) < 0) {
+			rc = -1;
+			break;
+		}
+		if (!gd_walk_next(&wk, &b->recs[b->n], 1))
+			break;
+		b->used += b->recs[b->n++].caplen;
+	}
+	reader_walk_end(P->blk, &wk);
+	return rc;
+}
+
 /* The records that start in block [at, at + GD_PAR_CHUNK), got bytes of
  * it in the worker's buffer (got < 0: its read failed), into its batch,
  * walked by the reader in that buffer.  Holding the walk token. */
@@ -412,11 +437,13 @@ static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got
 	}
 	reader_lend(P->blk, w->rbuf, (size_t)got, P->bcap, at);
 	while (reader_next_off(P->blk) < end) {
-		if (batch_grow(b) < 0) {
+		if (batch_grow(b) < 0 || (b->n && block_plain(P, b) < 0)) {
 			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a block's records");
 			P->rr = -2;
 			return;
 		}
+		if (reader_next_off(P->blk) >= end)
+			break;
 		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, &win,
 					  P->errbuf)) != 1)
 			return;
