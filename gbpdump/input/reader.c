@@ -178,7 +178,9 @@ void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint
 	r->cap = cap;
 	r->buf_off = at;
 	r->pos = (size_t)(next - at);
-	r->end = len;
+	/* a block read short of the next record (the file shrank since the
+	 * block before): none of its bytes are there, fill() tries again */
+	r->end = len > r->pos ? len : r->pos;
 	r->eof = 0;
 }
 
