@@ -706,8 +706,8 @@ static void *trk_zalloc(void *ctx, size_t size)
 {
 	void *p = gd_track_mem_zalloc(size);
 
-	if (!p)
-		((struct run *)ctx)->trk_oom = 1;
+	if (!p) /* -j: the workers' trackers share this allocator */
+		__atomic_store_n(&((struct run *)ctx)->trk_oom, 1, __ATOMIC_RELAXED);
 	return p;
 }
 

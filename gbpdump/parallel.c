@@ -58,6 +58,7 @@ struct par {
 	pthread_cond_t cv;
 	uint64_t state_seq, out_seq;
 	int stopped, oom;
+	int trk_oom;                  /* a worker's own tracker could not be had */
 	int own;                      /* stage 2 in each worker's own state */
 	/* blocks (src->blocks): block s is capture bytes [x0 + s GD_PAR_CHUNK,
 	 * x0 + (s + 1) GD_PAR_CHUNK).  A worker takes a ticket (claim) and the
@@ -491,10 +492,18 @@ static int block_read(struct par *P, struct worker *w)
 	return b->n || go ? 0 : -1;
 }
 
+static int own_open(struct par *P, struct worker *w);
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	if (w->P->own && own_open(w->P, w) < 0) {
+		pthread_mutex_lock(&w->P->mu);
+		w->P->trk_oom = w->P->stopped = 1;
+		pthread_mutex_unlock(&w->P->mu);
+		return NULL;
+	}
 	if (w->P->blk) {
 		while (block_read(w->P, w) == 0)
 			if (w->b.n)
@@ -516,10 +525,11 @@ static int order_free(const struct gd_frame_state *s)
 	       !s->count;
 }
 
-/* Worker w's own stage 2: the run's objects, and for a run with a tracker
- * one of its own, like the run's but with no budget (it must drop
- * nothing: the sum applies the run's, vxgbp_track_absorb()).  0, or -1
- * out of memory. */
+/* Worker w's own stage 2, made on its own thread when it starts (a worker
+ * whose thread cannot be had needs none): the run's objects, and for a run
+ * with a tracker one of its own, like the run's but with no budget (it
+ * must drop nothing: the sum applies the run's, vxgbp_track_absorb()).
+ * 0, or -1 out of memory. */
 static int own_open(struct par *P, struct worker *w)
 {
 	w->fs = *P->run->fs;
@@ -542,6 +552,7 @@ static int own_join(struct par *P, struct worker *w, unsigned jobs)
 {
 	struct gd_frame_state *fs = P->run->fs;
 	struct vxgbp_track **t;
+	unsigned n = 0;
 	int rc;
 
 	for (unsigned i = 0; i < jobs; i++)
@@ -551,8 +562,9 @@ static int own_join(struct par *P, struct worker *w, unsigned jobs)
 	if (!(t = calloc(jobs, sizeof(*t))))
 		return -1;
 	for (unsigned i = 0; i < jobs; i++)
-		t[i] = w[i].trk;
-	rc = vxgbp_track_absorb(fs->trk, t, jobs);
+		if (w[i].trk) /* its thread started */
+			t[n++] = w[i].trk;
+	rc = vxgbp_track_absorb(fs->trk, t, n);
 	free(t);
 	return rc ? -1 : 0;
 }
@@ -585,8 +597,7 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
 		/* blocks: the records point into the worker's block */
 		if (batch_alloc(&w[i].b, P->blk ? 1 : GD_PAR_CHUNK) < 0 ||
-		    (P->blk && !(w[i].rbuf = malloc(P->bcap))) ||
-		    (P->own && own_open(P, &w[i]) < 0))
+		    (P->blk && !(w[i].rbuf = malloc(P->bcap))))
 			return -1;
 	}
 	return 0;
@@ -637,6 +648,8 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	if ((e = par_start(&P, w, p->jobs, &started)))
 		fprintf(stderr, "gbpdump: -j %u: thread %u cannot be started (%s): %u go on\n",
 			p->jobs, started + 2, strerror(e), started + 1);
+	if (!started) /* one worker: the run's own state is its */
+		P.own = 0;
 	worker_main(&w[0]);
 	for (unsigned i = 1; i <= started; i++)
 		pthread_join(w[i].tid, NULL);
@@ -650,7 +663,7 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
 	}
-	if (P.own && rr != -2 && own_join(&P, w, p->jobs) < 0) {
+	if (P.own && rr != -2 && (P.trk_oom || own_join(&P, w, p->jobs) < 0)) {
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' cross-frame "
 			 "tables", p->jobs);
 		rr = -2;
