@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <vxgbp_internal.h>
+
 #include "parallel.h"
 
 /* Stage 3 goes on in the batch's next output block when one has less than
@@ -56,6 +58,16 @@ struct par {
 	pthread_cond_t cv;
 	uint64_t state_seq, out_seq;
 	int stopped, oom;
+	int trk_oom;                  /* a worker's own tracker could not be had */
+	int own;                      /* stage 2 in each worker's own state */
+	/* blocks (src->blocks): block s is capture bytes [x0 + s GD_PAR_CHUNK,
+	 * x0 + (s + 1) GD_PAR_CHUNK).  A worker takes a ticket (claim) and the
+	 * block after the last one taken (last_s), skipping those the walk is
+	 * known to be past (walk_next: where it is); walk_seq: the ticket
+	 * whose block the reader walks next (the walk token).  Under mu. */
+	struct gd_reader *blk;
+	uint64_t x0, claim, last_s, walk_seq, walk_next;
+	size_t bcap;                  /* a block's buffer: a block and a record */
 };
 
 unsigned gd_par_cpus(void)
@@ -112,6 +124,31 @@ static struct gd_out *blk_get(struct batch *b, size_t k)
 	return b->blk[k];
 }
 
+/* Room for one more record in b's arrays (a block: as many as start in
+ * it).  0, or -1 out of memory. */
+static int batch_grow(struct batch *b)
+{
+	size_t n = b->cap_recs * 2;
+	void *p;
+
+	if (b->n < b->cap_recs)
+		return 0;
+	if (!(p = realloc(b->recs, n * sizeof(*b->recs))))
+		return -1;
+	b->recs = p;
+	if (!(p = realloc(b->pkts, n * sizeof(*b->pkts))))
+		return -1;
+	b->pkts = p;
+	if (!(p = realloc(b->cross, n * sizeof(*b->cross))))
+		return -1;
+	b->cross = p;
+	if (!(p = realloc(b->match, n)))
+		return -1;
+	b->match = p;
+	b->cap_recs = n;
+	return 0;
+}
+
 /* b empty, before it is filled again. */
 static void batch_reset(struct batch *b)
 {
@@ -119,6 +156,13 @@ static void batch_reset(struct batch *b)
 	b->used = 0;
 	b->cfg = NULL;
 	b->win = NULL;
+}
+
+/* Wait (holding P->mu) until *seq reaches want. */
+static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+{
+	while (*seq != want)
+		pthread_cond_wait(&P->cv, &P->mu);
 }
 
 /* Stage 2 for a batch, on the thread holding the state token (stopped:
@@ -139,6 +183,34 @@ static int batch_state(struct par *P, struct batch *b, int stopped)
 			return 1;
 	}
 	return 0;
+}
+
+/* Stage 2 for a batch in capture order: wait for the state token, run
+ * it, pass the token on. */
+static void batch_turn(struct par *P, struct batch *b)
+{
+	int stopped, stop;
+
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->state_seq, b->seq);
+	stopped = P->stopped;
+	pthread_mutex_unlock(&P->mu);
+	stop = batch_state(P, b, stopped); /* the token: state_seq stays b->seq */
+	pthread_mutex_lock(&P->mu);
+	P->stopped |= stop;
+	P->state_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+}
+
+/* Stage 2 for a batch into the worker's own state fs, no token: the run's
+ * stage 2 is order-free (order_free()), so nothing in it stops the run. */
+static void batch_own(struct batch *b, struct gd_frame_state *fs)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->match[i])
+			b->cross[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
+	b->n_state = b->n;
 }
 
 /* Stage 3 for a batch into its output blocks. */
@@ -181,40 +253,23 @@ static void batch_write(struct batch *b, struct gd_out *out)
 	}
 }
 
-/* Wait (holding P->mu) until *seq reaches want. */
-static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+/* Stage 4: the batch's output after batch k-1's (the output token), and
+ * its window dropped.  A run that prints nothing per frame takes no turn. */
+static void batch_out(struct par *P, struct batch *b)
 {
-	while (*seq != want)
-		pthread_cond_wait(&P->cv, &P->mu);
-}
-
-/* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
-static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
-{
-	int stopped, stop;
-
-	for (size_t i = 0; i < b->n; i++)
-		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
-	pthread_mutex_lock(&P->mu);
-	wait_turn(P, &P->state_seq, b->seq);
-	stopped = P->stopped;
-	pthread_mutex_unlock(&P->mu);
-	stop = batch_state(P, b, stopped); /* the token: state_seq stays b->seq */
-	pthread_mutex_lock(&P->mu);
-	P->stopped |= stop;
-	P->state_seq++;
-	pthread_cond_broadcast(&P->cv);
-	pthread_mutex_unlock(&P->mu);
-	batch_emit(b, pp);
-	pthread_mutex_lock(&P->mu);
-	wait_turn(P, &P->out_seq, b->seq);
-	pthread_mutex_unlock(&P->mu);
-	/* the output token: out_seq stays b->seq */
-	if (!b->oom && !P->run->out->err)
-		batch_write(b, P->run->out);
+	if (b->cfg->print) {
+		pthread_mutex_lock(&P->mu);
+		wait_turn(P, &P->out_seq, b->seq);
+		pthread_mutex_unlock(&P->mu);
+		/* the output token: out_seq stays b->seq */
+		if (!b->oom && !P->run->out->err)
+			batch_write(b, P->run->out);
+	}
 	if (b->win) /* printed: its records' window may go */
 		gd_win_drop(b->win);
 	b->win = NULL;
+	if (!b->cfg->print)
+		return;
 	pthread_mutex_lock(&P->mu);
 	P->oom |= b->oom;
 	if (P->run->out->err || P->oom)
@@ -222,6 +277,32 @@ static void batch_run(struct par *P, struct batch *b, struct gd_print *pp)
 	P->out_seq++;
 	pthread_cond_broadcast(&P->cv);
 	pthread_mutex_unlock(&P->mu);
+}
+
+struct worker {
+	struct par *P;
+	pthread_t tid;
+	struct gd_print pp;
+	struct batch b;               /* the batch it reads, runs and prints */
+	struct gd_frame_state fs;     /* its own stage 2 (P->own) */
+	struct vxgbp_track *trk;      /* fs.trk, when the run has a tracker */
+	uint8_t *rbuf;                /* blocks: the one it read (P->bcap bytes) */
+	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
+};
+
+/* One batch through stages 1 to 4 (P->mu not held on entry or exit). */
+static void batch_run(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+
+	for (size_t i = 0; i < b->n; i++)
+		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
+	if (P->own)
+		batch_own(b, &w->fs);
+	else
+		batch_turn(P, b);
+	batch_emit(b, &w->pp);
+	batch_out(P, b);
 }
 
 /* Room for a record of n bytes in an empty batch: its buffer grows for a
@@ -313,26 +394,191 @@ static int batch_read(struct par *P, struct batch *b)
 	return b->n ? 0 : -1;
 }
 
-struct worker {
-	struct par *P;
-	pthread_t tid;
-	struct gd_print pp;
-	struct batch b;               /* the batch it reads, runs and prints */
-};
+/* The common records next in the lent block (reader.h's walk: no call a
+ * record) into b (which has one: the input's), after it.  They start in the
+ * block: the buffer holds no byte past the block's end but those of a
+ * record that starts in it.  0, or -1 out of memory. */
+static int block_plain(struct par *P, struct batch *b)
+{
+	struct gd_walk wk;
+	int rc = 0;
+
+	/* frame numbers as the source gives them: the last one's base */
+	if (!reader_walk_begin(P->blk, &wk, b->recs[b->n - 1].no - P->blk->count))
+		return 0;
+	for (;;) {
+		if (b->n == b->cap_recs && batch_grow(b) < 0) {
+			rc = -1;
+			break;
+		}
+		if (!gd_walk_next(&wk, &b->recs[b->n], 1))
+			break;
+		b->used += b->recs[b->n++].caplen;
+	}
+	reader_walk_end(P->blk, &wk);
+	return rc;
+}
+
+/* The records that start in block [at, at + GD_PAR_CHUNK), got bytes of
+ * it in the worker's buffer (got < 0: its read failed), into its batch,
+ * walked by the reader in that buffer.  Holding the walk token. */
+static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got)
+{
+	struct batch *b = &w->b;
+	uint64_t end = at + GD_PAR_CHUNK;
+	const struct gd_frame_cfg *cfg;
+	struct gd_win *win;
+
+	if (reader_next_off(P->blk) >= end) /* inside a record of an earlier block */
+		return;
+	if (got < 0) {
+		snprintf(P->errbuf, GD_ERRBUF, "%s", w->perr);
+		P->rr = -1;
+		return;
+	}
+	reader_lend(P->blk, w->rbuf, (size_t)got, P->bcap, at);
+	while (reader_next_off(P->blk) < end) {
+		if (batch_grow(b) < 0 || (b->n && block_plain(P, b) < 0)) {
+			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a block's records");
+			P->rr = -2;
+			return;
+		}
+		if (reader_next_off(P->blk) >= end)
+			break;
+		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, &win,
+					  P->errbuf)) != 1)
+			return;
+		b->used += b->recs[b->n++].caplen;
+		b->cfg = cfg;
+	}
+}
+
+/* The next block's batch into w->b: read by this worker in parallel with
+ * the others, walked in block order.  0 with b->n records (possibly 0: a
+ * block inside one record), -1: no more. */
+static int block_read(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+	uint64_t k, s;
+	ssize_t got;
+	int go;
+
+	batch_reset(b);
+	pthread_mutex_lock(&P->mu);
+	go = !P->stopped && P->rr == 1;
+	k = P->claim++; /* claimed: its walk token is passed on whatever happens */
+	/* blocks between the last one taken and the walk's position hold no
+	 * record start */
+	s = (P->walk_next - P->x0) / GD_PAR_CHUNK;
+	if (k && s <= P->last_s)
+		s = P->last_s + 1;
+	P->last_s = s;
+	pthread_mutex_unlock(&P->mu);
+	got = go ? reader_pread(P->blk, w->rbuf, GD_PAR_CHUNK, P->x0 + s * GD_PAR_CHUNK,
+				w->perr) : 0;
+	pthread_mutex_lock(&P->mu);
+	wait_turn(P, &P->walk_seq, k);
+	go = !P->stopped && P->rr == 1;
+	pthread_mutex_unlock(&P->mu);
+	if (go)
+		block_walk(P, w, P->x0 + s * GD_PAR_CHUNK, got); /* the token: walk_seq stays k */
+	if (b->n)
+		b->seq = P->nread++;
+	pthread_mutex_lock(&P->mu);
+	P->walk_next = reader_next_off(P->blk);
+	P->walk_seq++;
+	pthread_cond_broadcast(&P->cv);
+	pthread_mutex_unlock(&P->mu);
+	return b->n || go ? 0 : -1;
+}
+
+static int own_open(struct par *P, struct worker *w);
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	if (w->P->own && own_open(w->P, w) < 0) {
+		pthread_mutex_lock(&w->P->mu);
+		w->P->trk_oom = w->P->stopped = 1;
+		pthread_mutex_unlock(&w->P->mu);
+		return NULL;
+	}
+	if (w->P->blk) {
+		while (block_read(w->P, w) == 0)
+			if (w->b.n)
+				batch_run(w->P, w);
+		return NULL;
+	}
 	while (batch_read(w->P, &w->b) == 0)
-		batch_run(w->P, &w->b, &w->pp);
+		batch_run(w->P, w);
 	return NULL;
+}
+
+/* Stage 2 needs no capture order: nothing but the matched count (a sum)
+ * and a tracker of the matrix alone (sums, and what vxgbp_track_absorb()
+ * makes exact).  -c, -w, --check, --report, the tracker's rules and flows
+ * need the order. */
+static int order_free(const struct gd_frame_state *s)
+{
+	return (!s->trk || vxgbp_track_matrix_alone(s->trk)) && !s->chk && !s->rep && !s->wr &&
+	       !s->count;
+}
+
+/* Worker w's own stage 2, made on its own thread when it starts (a worker
+ * whose thread cannot be had needs none): the run's objects, and for a run
+ * with a tracker one of its own, like the run's but with no budget (it
+ * must drop nothing: the sum applies the run's, vxgbp_track_absorb()).
+ * 0, or -1 out of memory. */
+static int own_open(struct par *P, struct worker *w)
+{
+	w->fs = *P->run->fs;
+	w->fs.matched = 0;
+	if (!w->fs.trk)
+		return 0;
+	if (!(w->trk = malloc(vxgbp_track_size())))
+		return -1;
+	if (vxgbp_track_init_like(w->trk, w->fs.trk, SIZE_MAX) != 0) {
+		free(w->trk);
+		w->trk = NULL;
+		return -1;
+	}
+	w->fs.trk = w->trk;
+	return 0;
+}
+
+/* The workers' own states into the run's.  0, or -1 out of memory. */
+static int own_join(struct par *P, struct worker *w, unsigned jobs)
+{
+	struct gd_frame_state *fs = P->run->fs;
+	struct vxgbp_track **t;
+	unsigned n = 0;
+	int rc;
+
+	for (unsigned i = 0; i < jobs; i++)
+		fs->matched += w[i].fs.matched;
+	if (!fs->trk)
+		return 0;
+	if (!(t = calloc(jobs, sizeof(*t))))
+		return -1;
+	for (unsigned i = 0; i < jobs; i++)
+		if (w[i].trk) /* its thread started */
+			t[n++] = w[i].trk;
+	rc = vxgbp_track_absorb(fs->trk, t, n);
+	free(t);
+	return rc ? -1 : 0;
 }
 
 static void par_free(struct par *P, struct worker *w, unsigned jobs)
 {
-	for (unsigned i = 0; w && i < jobs; i++)
+	for (unsigned i = 0; w && i < jobs; i++) {
 		batch_free(&w[i].b);
+		free(w[i].rbuf);
+		if (w[i].trk) {
+			vxgbp_track_fini(w[i].trk);
+			free(w[i].trk);
+		}
+	}
 	free(w);
 	pthread_cond_destroy(&P->cv);
 	pthread_mutex_destroy(&P->mu);
@@ -349,7 +595,9 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 	for (unsigned i = 0; i < jobs; i++) {
 		w[i].P = P;
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
-		if (batch_alloc(&w[i].b, GD_PAR_CHUNK) < 0)
+		/* blocks: the records point into the worker's block */
+		if (batch_alloc(&w[i].b, P->blk ? 1 : GD_PAR_CHUNK) < 0 ||
+		    (P->blk && !(w[i].rbuf = malloc(P->bcap))))
 			return -1;
 	}
 	return 0;
@@ -386,6 +634,11 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_mutex_init(&P.rmu, NULL);
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
+	P.own = order_free(p->fs);
+	if ((P.blk = src->blocks)) {
+		P.x0 = P.walk_next = reader_next_off(P.blk);
+		P.bcap = GD_PAR_CHUNK + 16 + P.blk->maxcap;
+	}
 	if (par_alloc(&P, &w, p->jobs) < 0) {
 		par_free(&P, w, p->jobs);
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' batches "
@@ -395,16 +648,25 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	if ((e = par_start(&P, w, p->jobs, &started)))
 		fprintf(stderr, "gbpdump: -j %u: thread %u cannot be started (%s): %u go on\n",
 			p->jobs, started + 2, strerror(e), started + 1);
+	if (!started) /* one worker: the run's own state is its */
+		P.own = 0;
 	worker_main(&w[0]);
 	for (unsigned i = 1; i <= started; i++)
 		pthread_join(w[i].tid, NULL);
 	rr = P.rr;
+	if (P.blk) /* before the blocks go */
+		reader_unlend(P.blk);
 	if (P.oom) {
 		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for a batch's output",
 			 p->jobs);
 		rr = -2;
 	} else if (P.stopped && rr != -2) {
 		rr = 1;
+	}
+	if (P.own && rr != -2 && (P.trk_oom || own_join(&P, w, p->jobs) < 0)) {
+		snprintf(errbuf, GD_ERRBUF, "-j %u: out of memory for the workers' cross-frame "
+			 "tables", p->jobs);
+		rr = -2;
 	}
 	par_free(&P, w, p->jobs);
 	return rr;

@@ -4,22 +4,27 @@
  * threads, with the output and every cross-frame result of one thread.
  *
  * No reader thread: each worker (the calling thread is one) reads its own
- * next batch from a gd_par_src, one worker at a time (the same reader, the
- * same errors at the same records as with one thread), at most
- * GD_PAR_CHUNK record bytes and GD_PAR_RECS records: records of a mapped
- * file are pointed at (the batch holds their window, reader.h), others
- * copied.  Then it
+ * next batch from a gd_par_src: a regular classic pcap file in blocks
+ * (the records that start in a block of GD_PAR_CHUNK bytes, read by the
+ * worker with pread(2) while the others read theirs, walked by the one
+ * reader in block order: gd_par_src's blocks), any other input one worker
+ * at a time, at most GD_PAR_CHUNK record bytes and GD_PAR_RECS records,
+ * copied.  Either way the one reader takes every record in order: the
+ * same errors at the same records as with one thread.  Then it
  *   1. parses its frames (gd_frame_parse), in parallel with the others;
  *   2. waits for the state token: batch k runs gd_frame_state() only after
  *      batch k-1 did, frame by frame in order (so the tracker, --check,
  *      --report and -w see exactly the one-thread sequence), and the first
  *      frame that stops the run (-c, -w failed) ends stage 2 for good;
+ *      or, when the run's stage 2 needs no order (the matched count and a
+ *      tracker of the matrix alone), runs it with no token into the
+ *      worker's own state, made into the run's at the end;
  *   3. prints its frames (gd_frame_emit) into the batch's output blocks,
  *      in parallel;
  *   4. waits for the output token, writes the blocks to the run's
- *      standard output after batch k-1's and drops the batch's window.
+ *      standard output after batch k-1's (a run that prints nothing per
+ *      frame takes no turn).
  * One batch per worker is in flight: memory does not grow with the capture.
- * Every input (files, pipes, compressed, several -r) goes the same way.
  */
 #ifndef GBPDUMP_PARALLEL_H
 #define GBPDUMP_PARALLEL_H
@@ -46,6 +51,13 @@ struct gd_par_src {
 	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 		    struct gd_win **win, char *errbuf);
 	void *ctx;
+	/* NULL, or the reader of the one input when it may be read in blocks
+	 * (reader_blocks_ok()): each worker reads a block of GD_PAR_CHUNK
+	 * bytes with pread(2), in parallel with the others, and lends it to
+	 * the reader, whose next() then takes the records that start in it,
+	 * one worker at a time and in block order; the batch points into the
+	 * block, no copy. */
+	struct gd_reader *blocks;
 };
 
 struct gd_par_run {

@@ -119,8 +119,8 @@ static void *trk_zalloc(void *ctx, size_t size)
 {
 	void *p = gd_track_mem_zalloc(size);
 
-	if (!p)
-		((struct run *)ctx)->trk_oom = 1;
+	if (!p) /* -j: the workers' trackers share this allocator */
+		__atomic_store_n(&((struct run *)ctx)->trk_oom, 1, __ATOMIC_RELAXED);
 	return p;
 }
 
@@ -451,7 +451,8 @@ static int run_serial(struct run *r)
  * return, as the one-thread loop gives it. */
 static int run_jobs(struct run *r, unsigned jobs)
 {
-	struct gd_par_src src = { inputs_next, &r->ins };
+	struct gd_par_src src = { inputs_next, &r->ins, r->ins.n == 1 && !r->ins.progress &&
+				  reader_blocks_ok(&r->rd) ? &r->rd : NULL };
 	struct gd_par_run p = { .jobs = jobs, .fs = &r->fs, .out = r->out, .pp = &r->pp };
 	int rr = gd_par_run(&p, &src, r->errbuf);
 

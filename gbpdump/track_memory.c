@@ -13,7 +13,10 @@
  * kernel says no, the pages fault as they would.  Anonymous pages are
  * zero, as zalloc's contract asks.  gbpdump owns this memory (libvxgbp
  * takes it through vxgbp_track_opts), so advising it is its own business.
- * Smaller blocks come from calloc.
+ * Smaller blocks come from calloc, their pages written once at once: a
+ * table's first touch of a page is a probe, a read, which maps the zero
+ * page, and the write after it replaces that page, which in a process of
+ * several threads (gbpdump -j) flushes the other CPUs' TLBs by interrupt.
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <stdint.h>
@@ -37,13 +40,23 @@ static size_t mapped_size(size_t size)
 	return (size + TRACK_MEM_HUGE - 1) & ~(size_t)(TRACK_MEM_HUGE - 1);
 }
 
+/* size zeroed bytes from calloc, every page written (zero stays). */
+static void *small_zalloc(size_t size)
+{
+	volatile uint8_t *p = calloc(1, size);
+
+	for (size_t i = 0; p && i < size; i += 4096)
+		p[i] = 0;
+	return (void *)p;
+}
+
 void *gd_track_mem_zalloc(size_t size)
 {
 	size_t len, lead;
 	uint8_t *raw, *p;
 
 	if (size < TRACK_MEM_MAPPED)
-		return calloc(1, size);
+		return small_zalloc(size);
 	if (size > SIZE_MAX - 2 * (size_t)TRACK_MEM_HUGE)
 		return NULL;
 	len = mapped_size(size);

@@ -70,12 +70,59 @@ static int shrunk(struct gd_reader *r, uint64_t off, char *errbuf)
 	return -1;
 }
 
+ssize_t reader_pread(const struct gd_reader *r, uint8_t *buf, size_t len, uint64_t at,
+		     char *errbuf)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(r->fd, buf + got, len - got, (off_t)(r->file_base + at + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(errbuf, GD_ERRBUF, "%s: read error at offset %llu: %s", r->name,
+				 (unsigned long long)(at + got), strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* fill() in a lent block: the record at pos is completed after the
+ * block's bytes (the lender left room for it), never moved. */
+static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
+{
+	ssize_t n;
+
+	if (want > r->cap - r->pos) {
+		snprintf(errbuf, GD_ERRBUF, "%s: a %zu-byte record in a block of %zu", r->name,
+			 want, r->cap);
+		return -1;
+	}
+	n = reader_pread(r, r->buf + r->end, r->pos + want - r->end, r->buf_off + r->end,
+			 errbuf);
+	if (n < 0)
+		return -1;
+	r->end += (size_t)n;
+	if (r->end - r->pos < want) {
+		r->eof = 1;
+		r->shrunk = r->file_base + r->buf_off + r->end < r->in_size;
+	}
+	return 0;
+}
+
 /* Read until buf holds at least want bytes after pos (or EOF).  Returns
  * 0, or -1 on an I/O error. */
 static int fill(struct gd_reader *r, size_t want, char *errbuf)
 {
 	if (r->end - r->pos >= want || r->eof)
 		return 0;
+	if (r->lent)
+		return fill_lent(r, want, errbuf);
 	if (r->pos) { /* slide the partial record to the front */
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->buf_off += r->pos;
@@ -110,6 +157,43 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 		r->end += (size_t)n;
 	}
 	return 0;
+}
+
+int reader_blocks_ok(const struct gd_reader *r)
+{
+	return r->fast && !r->ng && !r->lv && r->zfmt == GD_Z_NONE && r->in_size &&
+	       r->maxcap <= MAX_RECORD;
+}
+
+void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at)
+{
+	uint64_t next = reader_next_off(r);
+
+	if (!r->lent) {
+		r->own_buf = r->buf;
+		r->own_cap = r->cap;
+	}
+	r->lent = 1;
+	r->buf = buf;
+	r->cap = cap;
+	r->buf_off = at;
+	r->pos = (size_t)(next - at);
+	/* a block read short of the next record (the file shrank since the
+	 * block before): none of its bytes are there, fill() tries again */
+	r->end = len > r->pos ? len : r->pos;
+	r->eof = 0;
+}
+
+void reader_unlend(struct gd_reader *r)
+{
+	if (!r->lent)
+		return;
+	/* nothing more is read: the position alone is kept */
+	r->buf_off += r->pos;
+	r->buf = r->own_buf;
+	r->cap = r->own_cap;
+	r->pos = r->end = 0;
+	r->lent = 0;
 }
 
 void gd_win_hold(struct gd_win *w)

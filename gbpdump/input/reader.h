@@ -60,6 +60,9 @@ struct gd_reader {
 	int shrunk;         /* read(2) of a regular file ended before its size */
 	uint64_t file_base; /* regular file: offset of the capture's first byte */
 	uint64_t count;
+	uint8_t *own_buf;   /* reader_lend(): buf and cap while they are lent */
+	size_t own_cap;
+	int lent;           /* buf is a caller's block, filled with pread(2) */
 	struct gd_src src;  /* read(2) or a decompressor */
 	uint64_t in_size;   /* size of the input file, 0 when unknown (a pipe) */
 	int zfmt;           /* GD_Z_NONE, or the input's compression */
@@ -221,6 +224,35 @@ static inline void reader_walk_end(struct gd_reader *r, const struct gd_walk *w)
 	r->pos = (size_t)(w->p - r->buf);
 	r->count = w->no - w->base;
 }
+
+/*
+ * A regular file read in blocks by several threads (gbpdump -j,
+ * parallel.c): each reads a block with reader_pread(), at the same time as
+ * the others, and then, one at a time and in file order, lends it to the
+ * reader (reader_lend()) and takes the records that start in it with
+ * reader_next() as ever: the same records, frame numbers, offsets and
+ * errors as a reading from the start.  A record that runs past the block's
+ * end is completed in the block's buffer (cap: room for the block and
+ * 16 + maxcap bytes more), read with pread(2); the records point into the
+ * buffer, which must stay as it is until they are done with.
+ *   reader_blocks_ok(): 1 when r may be read so (classic pcap in a
+ *     regular file, not compressed), else 0.
+ *   reader_next_off(): the file offset of r's next record.
+ *   reader_unlend(): r's own buffer back, before it is closed.
+ */
+int reader_blocks_ok(const struct gd_reader *r);
+static inline uint64_t reader_next_off(const struct gd_reader *r)
+{
+	return r->buf_off + r->pos;
+}
+/* len bytes of the capture from offset at into buf: the bytes read (fewer
+ * at the end), or -1 with errbuf. */
+ssize_t reader_pread(const struct gd_reader *r, uint8_t *buf, size_t len, uint64_t at,
+		     char *errbuf);
+/* r goes on in buf: len bytes of the capture from offset at (its next
+ * record starts in them), room for cap. */
+void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at);
+void reader_unlend(struct gd_reader *r);
 
 /* Progress: where reading is in the input file (compressed bytes consumed
  * when it is compressed) and the file's size (0 when unknown). */

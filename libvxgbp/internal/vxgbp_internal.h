@@ -51,19 +51,28 @@ extern "C" {
  * gbpdump --merge (the state of one capture's trackers, read back and
  * appended to another's).
  */
-/* Add tracker src to dst, both VXGBP_TRACK_MATRIX alone and fed
- * disjoint frames of one numbering (a capture shared out between threads,
- * each frame to one tracker, each tracker's in increasing order).  Then dst
- * holds what one tracker fed all those frames in order would: every count
- * summed, each endpoint's group the one its latest GBP frame taught.  src
- * is left as it was (its waiting frame applied); give it back as usual.
- * Returns 0 when dst is exactly that; VXGBP_E_NOSPACE when it may not be:
- * a table of either dropped keys, dst's budget gave no room for src's, or
- * the budget could have refused a table one tracker would grow (which keys
- * a full table drops depends on the order they come in).  dst is then
- * partly merged: give it back and feed the frames to one tracker.
- * VXGBP_E_INVAL: no tracker, the same one twice, or another mode. */
-int vxgbp_track_absorb(struct vxgbp_track *dst, const struct vxgbp_track *src);
+/* Make dst, a VXGBP_TRACK_MATRIX tracker that has seen no frame, what it
+ * would be had it been fed, in order, every frame that the n trackers src
+ * (VXGBP_TRACK_MATRIX too) were fed: disjoint frames of one numbering (a
+ * capture shared out between threads, each tracker's frames in increasing
+ * order).  Exact under any budget of dst's, what a full table drops
+ * included (track_absorb.c replays the order in which keys came), as long
+ * as no source dropped a key: give the sources budget SIZE_MAX.  The
+ * sources are left with the frames counted and the keys held (their
+ * waiting frame applied), but for one that shares dst's allocator, whose
+ * tables dst may have taken (left empty); give them back as usual.  Its scratch memory comes from dst's allocator, outside
+ * the budget, and is given back.  Returns 0; VXGBP_E_NOSPACE when a source
+ * dropped keys or the scratch memory could not be had (dst unchanged);
+ * VXGBP_E_INVAL: no tracker, dst fed frames or among the sources, or
+ * another mode. */
+int vxgbp_track_absorb(struct vxgbp_track *dst, struct vxgbp_track *const *src, unsigned n);
+/* Start t as a tracker of like's modes with like's allocator (zalloc,
+ * free, ctx: vxgbp_track_absorb may then move a source's tables into dst)
+ * and budget budget (0: the default).  vxgbp_track_init's returns. */
+int vxgbp_track_init_like(struct vxgbp_track *t, const struct vxgbp_track *like, size_t budget);
+/* 1 when t is a tracker of VXGBP_TRACK_MATRIX alone (vxgbp_track_absorb
+ * can stand for it), else 0. */
+int vxgbp_track_matrix_alone(const struct vxgbp_track *t);
 
 /* The tracker's state, for a summary that can be merged with the
  * summaries of the captures before and after it (gbpdump --merge,

@@ -74,6 +74,7 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	st->pipeline = o->what == VXGBP_TRACK_MATRIX;
 	layout(st, o->what);
 	vxgbpi_tab_init(&st->eps, TRK_KEY4);
+	st->eps.rehash = st->pipeline; /* its word TRK_KEY4: the first frame */
 	vxgbpi_tab_init(&st->flows, TRK_KEY6);
 	vxgbpi_tab_init(&st->pairs, TRK_KEY4);
 	vxgbpi_tab_init(&st->vnis, TRK_KEY4);

@@ -54,10 +54,16 @@ void vxgbpi_mem_put(struct trk_mem *m, void *ptr, size_t size);
 /* A matrix endpoint's group, as stored: TRK_LEARNED | group; 0 not learned. */
 #define TRK_LEARNED 0x80000000u
 /* A 4-word key's slot: word TRK_KEY4 holds its hash, word TRK_MFRAME (a
- * matrix endpoint's) the frame that taught it mgroup, so that trackers fed
- * disjoint frames merge to what one tracker fed them all learns
- * (vxgbp_track_absorb: the later frame wins). */
+ * matrix endpoint's) the frame that taught it mgroup, a VNI's or pair's
+ * the frame that brought the key (TRK_FIRST).  A tracker of the matrix
+ * alone keeps in its endpoint slots the first frame in word TRK_KEY4
+ * instead of the hash (the table hashes again when it grows: trk_tab's
+ * rehash) and the endpoint's frames in v.ep.frame.  So trackers fed
+ * disjoint frames merge to what one tracker fed them all holds
+ * (vxgbp_track_absorb, track_absorb.c): the keys in the order they came,
+ * the later frame's group. */
 #define TRK_MFRAME 5u
+#define TRK_FIRST 5u
 
 struct trk_slot {
 	uint64_t k[TRK_KEY6];
@@ -89,6 +95,7 @@ struct trk_tab {
 	uint64_t dropped;      /* new keys that found no room */
 	unsigned nw;           /* key words: TRK_KEY4 or TRK_KEY6 */
 	int stuck;             /* could not grow: it never tries again */
+	int rehash;            /* 4-word keys whose word TRK_KEY4 is not the hash */
 };
 
 /* The murmur3 finaliser's mixing of the words' multiplies. */

@@ -111,15 +111,16 @@ MAT_INLINE void frame_keys(struct trk_state *st, struct trk_pend *q, const struc
 }
 
 /* The slot of a matrix key (k0-k3, hash h) in t, its probe starting at s
- * (first_slot(), the table unchanged since), inserted when new; NULL when
- * it is new and finds no room.  one: the keys of this table have words 1-3
- * zero (the VNIs'), so word 0 decides.  The same slots as trk_tab_get(): a
- * new key goes into the free slot that ended the probe unless the table
- * grows.  A free slot is all zero (zalloc'd, never emptied), so only the
- * key's words that are not zero are written. */
+ * (first_slot(), the table unchanged since), inserted when new with words
+ * TRK_KEY4 and TRK_FIRST w4 and w5; NULL when it is new and finds no room.
+ * one: the keys of this table have words 1-3 zero (the VNIs'), so word 0
+ * decides.  The same slots as trk_tab_get(): a new key goes into the free
+ * slot that ended the probe unless the table grows.  A free slot is all
+ * zero (zalloc'd, never emptied), so only the key's words that are not
+ * zero are written. */
 MAT_INLINE struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, struct trk_slot *s,
 				    uint64_t k0, uint64_t k1, uint64_t k2, uint64_t k3, uint64_t h,
-				    int one)
+				    int one, uint64_t w4, uint64_t w5)
 {
 	for (; s->k[0]; s = s + 1 == t->end ? t->s : s + 1)
 		if (s->k[0] == k0 &&
@@ -133,20 +134,26 @@ MAT_INLINE struct trk_slot *mat_get(struct trk_mem *m, struct trk_tab *t, struct
 			s->k[2] = k2;
 			s->k[3] = k3;
 		}
-		s->k[TRK_KEY4] = h; /* for tab_grow */
+		s->k[TRK_KEY4] = w4;
+		s->k[TRK_FIRST] = w5;
 		t->n++;
 		return s;
 	}
 	{
 		const uint64_t k[TRK_KEY4] = { k0, k1, k2, k3 };
 
-		return vxgbpi_tab_insert(m, t, k, h);
+		if ((s = vxgbpi_tab_insert(m, t, k, h))) {
+			s->k[TRK_KEY4] = w4;
+			s->k[TRK_FIRST] = w5;
+		}
+		return s;
 	}
 }
 
 /* A frame's table updates (q as frame_keys() left it): its group's
- * counters, then the VNI, pair and source endpoint tables. */
-MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
+ * counters, then the VNI, pair and source endpoint tables.  pipe: the
+ * tracker is of the matrix alone (its endpoint slots: track.h). */
+MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q, int pipe)
 {
 	struct trk_slot *s;
 	unsigned full = 0, n = q->n;
@@ -159,7 +166,8 @@ MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 	if (!st->gc[g].frames++)
 		st->seen[st->nseen++] = g;
 	st->gc[g].bytes += wl;
-	if ((s = mat_get(&st->mem, &st->vnis, q->s_vni, vni, 0, 0, 0, q->h_vni, 1))) {
+	if ((s = mat_get(&st->mem, &st->vnis, q->s_vni, vni, 0, 0, 0, q->h_vni, 1, q->h_vni,
+			 q->frame))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += wl;
 	} else {
@@ -168,7 +176,7 @@ MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 	if (n < 2)
 		return full;
 	if ((s = mat_get(&st->mem, &st->pairs, q->s_pair, vni | (uint64_t)g << 32, q->fam,
-			 q->d[0], q->d[1], q->h_pair, 0))) {
+			 q->d[0], q->d[1], q->h_pair, 0, q->h_pair, q->frame))) {
 		s->v.cnt.frames++;
 		s->v.cnt.bytes += wl;
 	} else {
@@ -177,9 +185,12 @@ MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 	}
 	if (n < 3)
 		return full;
-	if ((s = mat_get(&st->mem, &st->eps, q->s_ep, vni, q->fam, q->a[0], q->a[1], q->h_ep, 0))) {
+	if ((s = mat_get(&st->mem, &st->eps, q->s_ep, vni, q->fam, q->a[0], q->a[1], q->h_ep, 0,
+			 pipe ? q->frame : q->h_ep, q->frame))) {
 		s->v.ep.mgroup = TRK_LEARNED | g;
 		s->k[TRK_MFRAME] = q->frame;
+		if (pipe) /* the rules' own fields otherwise */
+			s->v.ep.frame++;
 	} else {
 		full |= VXGBP_TRACK_FULL_ENDPOINTS;
 	}
@@ -188,14 +199,14 @@ MAT_INLINE unsigned apply(struct trk_state *st, struct trk_pend *q)
 
 unsigned vxgbpi_matrix_flush(struct trk_state *st)
 {
-	return apply(st, &st->pend);
+	return apply(st, &st->pend, st->pipeline);
 }
 
 /* With other trackers: the frame's updates now. */
 unsigned vxgbpi_matrix_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame)
 {
 	frame_keys(st, &st->pend, p, frame, 0);
-	return apply(st, &st->pend);
+	return apply(st, &st->pend, 0);
 }
 
 /* A VXLAN frame of MATRIX alone (vxgbp_track_frame() checks and counts
@@ -218,7 +229,7 @@ int vxgbpi_matrix_vxlan(struct trk_state *st, const struct vxgbp_pkt *p, uint64_
 
 	st->vxlan++;
 	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
-	full = apply(st, &st->pend);
+	full = apply(st, &st->pend, 1);
 	frame_keys(st, &st->pend, p, frame, 1);
 	if (r)
 		r->full = full;

@@ -138,7 +138,8 @@ static void endpoint_out(const struct trk_state *st, const struct trk_slot *s,
 	words_addr(e->addr, &s->k[2], family_len(s->k[1]));
 	e->learned = s->v.ep.mgroup & TRK_LEARNED ? s->v.ep.mgroup & ~TRK_LEARNED
 						  : VXGBP_GROUP_UNKNOWN;
-	e->last_frame = s->v.ep.frame;
+	/* the rules' fields; the matrix alone counts frames there (track.h) */
+	e->last_frame = st->pipeline ? 0 : s->v.ep.frame;
 	e->last_group = s->v.ep.group;
 	e->last_flags = s->v.ep.flags;
 	first_of(st, s->k, TRK_KEY4, e);

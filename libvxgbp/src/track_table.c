@@ -43,8 +43,11 @@ void vxgbpi_tab_init(struct trk_tab *t, unsigned nw)
 
 void vxgbpi_tab_free(struct trk_mem *m, struct trk_tab *t)
 {
+	int rehash = t->rehash;
+
 	vxgbpi_mem_put(m, t->raw, t->raw_size);
 	vxgbpi_tab_init(t, t->nw);
+	t->rehash = rehash;
 }
 
 /* The first free slot on k's probe sequence. */
@@ -81,7 +84,7 @@ static int tab_grow(struct trk_mem *m, struct trk_tab *t)
 	if (!(raw = vxgbpi_mem_get(m, size)))
 		return -1;
 	ns = (struct trk_slot *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
-	if (t->nw == TRK_KEY4)
+	if (t->nw == TRK_KEY4 && !t->rehash)
 		move4(ns, ncap, t->s, t->cap);
 	else
 		for (size_t j = 0; j < t->cap; j++) {

@@ -1508,27 +1508,55 @@ static struct fbuf *ab_frames(int set, size_t *n)
 	return f;
 }
 
-/* Frames [0, n) shared out by who[] to k trackers (budget b), the others
- * absorbed into tracker `into`: its return, *out the result's view. */
+/* Frames [0, n) shared out by who[] to k trackers (budget SIZE_MAX, so
+ * that they drop nothing), absorbed into a fresh one of budget b in the
+ * order rot, rot + 1, ... (mod k): its return, *out the result's view.
+ * rot >= k: the sources share the fresh one's allocator
+ * (vxgbp_track_init_like: it may take a source's tables). */
 static int ab_run(const struct fbuf *f, size_t n, const uint8_t *who, unsigned k,
-		  unsigned into, size_t b, struct mview *out)
+		  unsigned rot, size_t b, struct mview *out)
 {
-	struct tk t[3];
-	int rc = 0;
+	struct tk t[4], d;
+	struct vxgbp_track *src[4];
+	int rc, like = rot >= k;
 
-	for (unsigned j = 0; j < k; j++)
-		tk_start(&t[j], VXGBP_TRACK_MATRIX, b);
+	tk_start(&d, VXGBP_TRACK_MATRIX, b);
+	for (unsigned j = 0; j < k; j++) {
+		if (like) {
+			t[j].t = malloc(vxgbp_track_size());
+			ck_assert_ptr_nonnull(t[j].t);
+			ck_assert_int_eq(vxgbp_track_init_like(t[j].t, d.t, SIZE_MAX), 0);
+		} else {
+			tk_start(&t[j], VXGBP_TRACK_MATRIX, SIZE_MAX);
+		}
+		src[(j + k - rot % k) % k] = t[j].t;
+	}
 	for (size_t i = 0; i < n; i++) /* frame numbers from 1, each tracker's ascending */
 		vxgbp_track_frame(t[who[i]].t, &f[i].p, i + 1, NULL);
+	rc = vxgbp_track_absorb(d.t, src, k);
+	mview_get(d.t, out);
 	for (unsigned j = 0; j < k; j++) {
-		int r = j == into ? 0 : vxgbp_track_absorb(t[into].t, t[j].t);
-
-		rc = rc ? rc : r;
+		if (like) {
+			vxgbp_track_fini(t[j].t);
+			free(t[j].t);
+		} else {
+			tk_stop(&t[j]);
+		}
 	}
-	mview_get(t[into].t, out);
-	for (unsigned j = 0; j < k; j++)
-		tk_stop(&t[j]);
+	tk_stop(&d); /* the scratch memory and every table given back */
 	return rc;
+}
+
+/* One tracker of budget b fed every frame, in *out. */
+static void ab_one(const struct fbuf *f, size_t n, size_t b, struct mview *out)
+{
+	struct tk t;
+
+	tk_start(&t, VXGBP_TRACK_MATRIX, b);
+	for (size_t i = 0; i < n; i++)
+		vxgbp_track_frame(t.t, &f[i].p, i + 1, NULL);
+	mview_get(t.t, out);
+	tk_stop(&t);
 }
 
 START_TEST(test_absorb)
@@ -1540,119 +1568,144 @@ START_TEST(test_absorb)
 
 	ck_assert_ptr_nonnull(one);
 	ck_assert_ptr_nonnull(got);
-	ab_run(f, n, who, 1, 0, 0, one); /* one tracker, every frame */
+	ab_one(f, n, 0, one);
 	EXPECT_EQ(one->s.full, 0);
+	CTX("one source");
+	EXPECT_EQ(ab_run(f, n, who, 1, 0, 0, got), 0);
+	mview_expect_eq(one, got);
 	/* splits of the small capture in two, the rest to tracker 0; masks
 	 * that put B's two groups (frames 3 and 11) apart included */
 	for (unsigned mask = 0; mask < (1u << NCAP); mask += 13) {
 		for (unsigned i = 0; i < NCAP; i++)
 			who[i] = (uint8_t)(mask >> i & 1);
-		for (unsigned into = 0; into < 2; into++) {
-			CTX("mask %#x into %u", mask, into);
-			EXPECT_EQ(ab_run(f, n, who, 2, into, 0, got), 0);
+		for (unsigned rot = 0; rot <= 2; rot++) {
+			CTX("mask %#x rot %u", mask, rot);
+			EXPECT_EQ(ab_run(f, n, who, 2, rot, 0, got), 0);
 			mview_expect_eq(one, got);
 		}
 	}
-	/* three ways, round robin and in runs of 5 */
-	for (unsigned into = 0; into < 3; into++) {
-		for (size_t i = 0; i < n; i++)
-			who[i] = (uint8_t)(i % 3);
-		CTX("round robin into %u", into);
-		EXPECT_EQ(ab_run(f, n, who, 3, into, 0, got), 0);
-		mview_expect_eq(one, got);
-		for (size_t i = 0; i < n; i++)
-			who[i] = (uint8_t)(i / 5 % 3);
-		CTX("runs of 5 into %u", into);
-		EXPECT_EQ(ab_run(f, n, who, 3, into, 0, got), 0);
-		mview_expect_eq(one, got);
-	}
+	/* three and four ways, round robin and in runs of 5 */
+	for (unsigned k = 3; k <= 4; k++)
+		for (unsigned rot = 0; rot <= k; rot++) {
+			for (size_t i = 0; i < n; i++)
+				who[i] = (uint8_t)(i % k);
+			CTX("round robin %u ways rot %u", k, rot);
+			EXPECT_EQ(ab_run(f, n, who, k, rot, 0, got), 0);
+			mview_expect_eq(one, got);
+			for (size_t i = 0; i < n; i++)
+				who[i] = (uint8_t)(i / 5 % k);
+			CTX("runs of 5 %u ways rot %u", k, rot);
+			EXPECT_EQ(ab_run(f, n, who, k, rot, 0, got), 0);
+			mview_expect_eq(one, got);
+		}
 	free(f);
 	free(one);
 	free(got);
 }
 END_TEST
 
-/* Under budget b, frames f[0, n) shared out by who[] and absorbed into
- * `into`: 0 (and *exact counted) only when the result is what one tracker
- * gives and that one dropped nothing, else VXGBP_E_NOSPACE (*refused). */
-static void ab_budget(const struct fbuf *f, size_t n, const uint8_t *who, unsigned into,
-		      size_t b, unsigned *exact, unsigned *refused)
+/* Under budget b: frames f[0, n) shared out by who[] (k ways) and
+ * absorbed is what one tracker fed them all gives, drops included
+ * (*full counts the budgets where that one dropped keys). */
+static void ab_budget(const struct fbuf *f, size_t n, const uint8_t *who, unsigned k,
+		      size_t b, unsigned *full)
 {
-	static const uint8_t all0[AB_FRAMES];
 	struct mview *one = malloc(sizeof(*one)), *got = malloc(sizeof(*got));
-	int rc;
 
 	ck_assert_ptr_nonnull(one);
 	ck_assert_ptr_nonnull(got);
-	ab_run(f, n, all0, 1, 0, b, one);
-	rc = ab_run(f, n, who, 2, into, b, got);
-	EXPECT(rc == 0 || rc == VXGBP_E_NOSPACE, "absorb returned %d", rc);
-	if (rc == 0) {
-		EXPECT_EQ(one->s.full, 0);
+	ab_one(f, n, b, one);
+	for (unsigned rot = 0; rot <= k; rot++) { /* k: sharing the allocator */
+		EXPECT_EQ(ab_run(f, n, who, k, rot, b, got), 0);
 		mview_expect_eq(one, got);
-		++*exact;
-	} else {
-		++*refused;
 	}
+	*full += one->s.full != 0;
 	free(one);
 	free(got);
 }
 
 /* Every budget from the fixed part up, in steps of a quarter of the first
- * table: set 0 split by parity; set 1 with the endpoints' frames on one
- * side and the pairs' on the other, absorbed either way (one side can drop
- * alone; one tracker's last growth of the pairs sees the endpoints at full
- * size, which absorbing the endpoints last into the pairs' side does not);
- * set 2 with the pairs' frames against frames without keys (a side that
- * dropped, absorbed into or from one that has no key to add). */
+ * table, under which one tracker fed every frame drops keys in every
+ * table: set 0 split by parity, in runs of 7 three ways and round robin
+ * four ways; set 1 with the endpoints' frames on one side and the pairs'
+ * on the other (one tracker's last growth of the pairs sees the endpoints
+ * at full size); set 2 with the pairs' frames against frames without keys. */
 START_TEST(test_absorb_budget)
 {
 	size_t fixed = fixed_part(VXGBP_TRACK_MATRIX), n;
 	uint8_t who[AB_FRAMES];
-	unsigned exact = 0, refused = 0, dexact, drefused;
+	unsigned full = 0, runs = 0;
 
 	for (int set = 0; set < 3; set++) {
 		struct fbuf *f = ab_frames(set, &n);
 
-		for (size_t i = 0; i < n; i++)
-			who[i] = (uint8_t)(set == 0 ? i & 1 : i < (set == 1 ? 200u : 4u));
-		for (unsigned into = 0; into < 2; into++) {
+		for (unsigned split = 0; split < (set == 0 ? 3u : 1u); split++) {
+			unsigned k = split + 2;
+
+			for (size_t i = 0; i < n; i++)
+				who[i] = (uint8_t)(set > 0 ? i < (set == 1 ? 200u : 4u)
+						   : split == 0 ? i & 1 : split == 1 ? i / 7 % 3
+						   : i % 4);
 			for (size_t b = fixed; b <= fixed + 60 * TAB1; b += TAB1 / 4) {
-				CTX("set %d into %u budget fixed + %zu", set, into, b - fixed);
-				ab_budget(f, n, who, into, b, &exact, &refused);
+				CTX("set %d %u ways budget fixed + %zu", set, k, b - fixed);
+				ab_budget(f, n, who, k, b, &full);
+				runs++;
 			}
-			CTX("set %d into %u, the default budget", set, into);
-			dexact = drefused = 0;
-			ab_budget(f, n, who, into, 0, &dexact, &drefused);
-			EXPECT_EQ(dexact, 1);
+			CTX("set %d %u ways, the default budget", set, k);
+			ab_budget(f, n, who, k, 0, &full);
+			runs++;
 		}
 		free(f);
 	}
-	EXPECT(exact > 0 && refused > 0, "exact %u, refused %u", exact, refused);
+	EXPECT(full > 0 && full < runs, "%u of %u budgets dropped keys", full, runs);
 }
 END_TEST
 
 START_TEST(test_absorb_errors)
 {
-	struct tk a, b, r;
-	struct vxgbp_track *idle = malloc(vxgbp_track_size());
+	struct tk a, b, c, r;
+	struct vxgbp_track *idle = malloc(vxgbp_track_size()), *v[2];
 	struct vxgbp_track_opts bad = { 0 };
+	struct fspec x = source(1, 100);
+	struct fbuf f;
 
 	ck_assert_ptr_nonnull(idle);
 	EXPECT_EQ(vxgbp_track_init(idle, &bad), VXGBP_E_INVAL); /* never started */
 	tk_start(&a, VXGBP_TRACK_MATRIX, 0);
 	tk_start(&b, VXGBP_TRACK_MATRIX, 0);
+	tk_start(&c, VXGBP_TRACK_MATRIX, fixed_part(VXGBP_TRACK_MATRIX));
 	tk_start(&r, VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES, 0);
-	EXPECT_EQ(vxgbp_track_absorb(NULL, b.t), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(a.t, NULL), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(a.t, a.t), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(a.t, idle), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(idle, a.t), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(a.t, r.t), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(r.t, a.t), VXGBP_E_INVAL);
-	EXPECT_EQ(vxgbp_track_absorb(a.t, b.t), 0); /* two empty ones */
+	EXPECT_EQ(vxgbp_track_matrix_alone(a.t), 1);
+	EXPECT_EQ(vxgbp_track_matrix_alone(r.t), 0);
+	EXPECT_EQ(vxgbp_track_matrix_alone(idle), 0);
+	EXPECT_EQ(vxgbp_track_matrix_alone(NULL), 0);
+	v[0] = b.t;
+	EXPECT_EQ(vxgbp_track_absorb(NULL, v, 1), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, NULL, 1), VXGBP_E_INVAL);
+	v[0] = a.t;
+	EXPECT_EQ(vxgbp_track_absorb(a.t, v, 1), VXGBP_E_INVAL);
+	v[0] = idle;
+	EXPECT_EQ(vxgbp_track_absorb(a.t, v, 1), VXGBP_E_INVAL);
+	v[0] = b.t;
+	EXPECT_EQ(vxgbp_track_absorb(idle, v, 1), VXGBP_E_INVAL);
+	v[0] = r.t;
+	EXPECT_EQ(vxgbp_track_absorb(a.t, v, 1), VXGBP_E_INVAL);
+	v[0] = a.t;
+	EXPECT_EQ(vxgbp_track_absorb(r.t, v, 1), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, NULL, 0), 0); /* nothing */
+	v[0] = b.t;
+	v[1] = c.t;
+	EXPECT_EQ(vxgbp_track_absorb(a.t, v, 2), 0); /* two empty ones */
+	/* a source that dropped a key (no room for a table at all) */
+	build(&f, &x, 0);
+	vxgbp_track_frame(c.t, &f.p, 1, NULL);
+	EXPECT_EQ(vxgbp_track_absorb(a.t, v, 2), VXGBP_E_NOSPACE);
+	/* a destination that was fed a frame */
+	vxgbp_track_frame(b.t, &f.p, 2, NULL);
+	EXPECT_EQ(vxgbp_track_absorb(b.t, v + 1, 1), VXGBP_E_INVAL);
 	tk_stop(&a);
 	tk_stop(&b);
+	tk_stop(&c);
 	tk_stop(&r);
 	free(idle);
 }
