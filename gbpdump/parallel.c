@@ -28,7 +28,6 @@ struct batch {
 	uint8_t *match;               /* stage 1 matched */
 	uint8_t *bytes;               /* the records' bytes (copied) */
 	size_t used, cap_bytes;       /* record bytes in the batch; room for copies */
-	struct gd_win *win;           /* held: the records point into it, or NULL */
 	size_t n_state;               /* frames [0, n_state) went through stage 2 */
 	struct gd_out **blk;          /* stage 3's output: blocks [0, nused) */
 	size_t nblk, nused;
@@ -40,7 +39,6 @@ struct batch {
 struct pend {
 	struct gd_rec rec;
 	const struct gd_frame_cfg *cfg;
-	struct gd_win *win;
 	int have;
 };
 
@@ -82,8 +80,6 @@ unsigned gd_par_cpus(void)
 
 static void batch_free(struct batch *b)
 {
-	if (b->win)
-		gd_win_drop(b->win);
 	free(b->recs);
 	free(b->pkts);
 	free(b->cross);
@@ -155,7 +151,6 @@ static void batch_reset(struct batch *b)
 	b->n = 0;
 	b->used = 0;
 	b->cfg = NULL;
-	b->win = NULL;
 }
 
 /* Wait (holding P->mu) until *seq reaches want. */
@@ -265,9 +260,6 @@ static void batch_out(struct par *P, struct batch *b)
 		if (!b->oom && !P->run->out->err)
 			batch_write(b, P->run->out);
 	}
-	if (b->win) /* printed: its records' window may go */
-		gd_win_drop(b->win);
-	b->win = NULL;
 	if (!b->cfg->print)
 		return;
 	pthread_mutex_lock(&P->mu);
@@ -320,30 +312,24 @@ static int batch_room(struct batch *b, size_t n)
 	return 0;
 }
 
-/* rec into b (which has room): copied, or pointed at in its window win. */
-static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg,
-		      struct gd_win *win)
+/* rec into b (which has room), copied. */
+static void batch_add(struct batch *b, const struct gd_rec *rec, const struct gd_frame_cfg *cfg)
 {
 	struct gd_rec *d = &b->recs[b->n++];
 
 	*d = *rec;
-	if (win && !b->win)
-		gd_win_hold(win); /* until the batch is printed (batch_run()) */
-	if (!win) {
-		if (rec->caplen)
-			memcpy(b->bytes + b->used, rec->data, rec->caplen);
-		d->data = b->bytes + b->used;
-	}
+	if (rec->caplen)
+		memcpy(b->bytes + b->used, rec->data, rec->caplen);
+	d->data = b->bytes + b->used;
 	b->used += rec->caplen;
 	b->cfg = cfg;
-	b->win = win;
 }
 
-/* Does rec (of input cfg, in window win) go into b, or start the next? */
+/* Does rec (of input cfg) go into b, or start the next? */
 static int batch_fits(const struct batch *b, const struct gd_rec *rec,
-		      const struct gd_frame_cfg *cfg, const struct gd_win *win)
+		      const struct gd_frame_cfg *cfg)
 {
-	return !b->n || (b->n < b->cap_recs && cfg == b->cfg && win == b->win &&
+	return !b->n || (b->n < b->cap_recs && cfg == b->cfg &&
 			 b->used + rec->caplen <= GD_PAR_CHUNK);
 }
 
@@ -354,20 +340,19 @@ static int read_one(struct par *P, struct batch *b)
 	struct pend *q = &P->pend;
 
 	if (!q->have) {
-		if ((P->rr = P->src->next(P->src->ctx, &q->rec, &q->cfg, &q->win,
-					  P->errbuf)) != 1)
+		if ((P->rr = P->src->next(P->src->ctx, &q->rec, &q->cfg, P->errbuf)) != 1)
 			return -1;
 		q->have = 1;
 	}
-	if (!batch_fits(b, &q->rec, q->cfg, q->win))
+	if (!batch_fits(b, &q->rec, q->cfg))
 		return 0;
-	if (!b->n && !q->win && batch_room(b, q->rec.caplen) < 0) {
+	if (!b->n && batch_room(b, q->rec.caplen) < 0) {
 		snprintf(P->errbuf, GD_ERRBUF, "out of memory for a %u-byte record",
 			 q->rec.caplen);
 		P->rr = -2;
 		return -1;
 	}
-	batch_add(b, &q->rec, q->cfg, q->win);
+	batch_add(b, &q->rec, q->cfg);
 	q->have = 0;
 	return 1;
 }
@@ -427,7 +412,6 @@ static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got
 	struct batch *b = &w->b;
 	uint64_t end = at + GD_PAR_CHUNK;
 	const struct gd_frame_cfg *cfg;
-	struct gd_win *win;
 
 	if (reader_next_off(P->blk) >= end) /* inside a record of an earlier block */
 		return;
@@ -445,8 +429,7 @@ static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got
 		}
 		if (reader_next_off(P->blk) >= end)
 			break;
-		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, &win,
-					  P->errbuf)) != 1)
+		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, P->errbuf)) != 1)
 			return;
 		b->used += b->recs[b->n++].caplen;
 		b->cfg = cfg;

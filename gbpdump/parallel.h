@@ -44,12 +44,11 @@
 
 /* Where records come from, called on the reading thread only: 1 with rec
  * and the frame configuration of its input, 0 at the end, -1 on an error
- * (errbuf).  *win: the mapped window rec's bytes are in (the batch points
- * at them and holds the window until it is printed), or NULL when they
- * are valid only until the next call (they are copied). */
+ * (errbuf).  rec's bytes are valid until the next call (a batch copies
+ * them; a lent block's records are the block's, below). */
 struct gd_par_src {
 	int (*next)(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		    struct gd_win **win, char *errbuf);
+		    char *errbuf);
 	void *ctx;
 	/* NULL, or the reader of the one input when it may be read in blocks
 	 * (reader_blocks_ok()): each worker reads a block of GD_PAR_CHUNK

@@ -440,7 +440,7 @@ static int run_serial(struct run *r)
 	for (;;) {
 		if (walk_frames(r))
 			return 1;
-		if ((rr = inputs_next(&r->ins, &rec, &fc, NULL, r->errbuf)) != 1)
+		if ((rr = inputs_next(&r->ins, &rec, &fc, r->errbuf)) != 1)
 			return rr;
 		if (one_frame(r, fc, &rec))
 			return 1;

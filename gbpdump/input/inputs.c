@@ -230,8 +230,7 @@ static int next_input(struct gd_inputs *s, char *errbuf)
 	return 0;
 }
 
-int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		struct gd_win **win, char *errbuf)
+int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg, char *errbuf)
 {
 	struct gd_inputs *s = ctx;
 
@@ -243,8 +242,6 @@ int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
 				progress_tick(s->progress, s->rd);
 			rec->no += s->base;
 			*cfg = s->fc;
-			if (win)
-				*win = NULL;
 			return 1;
 		}
 		if (rr < 0 || s->cur + 1 >= s->n)

@@ -72,9 +72,8 @@ int inputs_open(struct gd_inputs *s, char *const *names, unsigned n, unsigned fl
 /* The link type every input has, or -1 when they differ or one of them is
  * standard input after the first (-w writes one, known before). */
 int inputs_linktype(const struct gd_inputs *s);
-/* The gd_par_src callback (parallel.h), for -j 1 as well (win: NULL). */
-int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg,
-		struct gd_win **win, char *errbuf);
+/* The gd_par_src callback (parallel.h), for -j 1 as well. */
+int inputs_next(void *ctx, struct gd_rec *rec, const struct gd_frame_cfg **cfg, char *errbuf);
 /*
  * The current input's next records walked in the caller's loop (reader.h,
  * gd_walk): 1 with w and *cfg set, 0 when the next record must come from

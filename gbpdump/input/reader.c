@@ -16,7 +16,6 @@
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -194,19 +193,6 @@ void reader_unlend(struct gd_reader *r)
 	r->cap = r->own_cap;
 	r->pos = r->end = 0;
 	r->lent = 0;
-}
-
-void gd_win_hold(struct gd_win *w)
-{
-	atomic_fetch_add_explicit(&w->refs, 1, memory_order_relaxed);
-}
-
-void gd_win_drop(struct gd_win *w)
-{
-	if (atomic_fetch_sub_explicit(&w->refs, 1, memory_order_acq_rel) != 1)
-		return;
-	free(w->p);
-	free(w);
 }
 
 /* A FILE that first returns the bytes we peeked, then the source. */

@@ -16,7 +16,6 @@
 #define GBPDUMP_READER_H
 
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,22 +76,6 @@ struct gd_reader {
 };
 
 #define GD_READ_LIBPCAP 0x1 /* force libpcap even for classic pcap */
-
-/*
- * Capture bytes that records point into and that outlive the reader's
- * next call: gbpdump -j's batches (parallel.c) hold the window of their
- * records until the batch is printed; the last holder frees it.  No
- * reader gives one (gd_par_src's *win is NULL: every record is valid
- * until the next call, and a batch copies it).
- */
-struct gd_win {
-	void *p;
-	size_t len;
-	atomic_uint refs;
-};
-
-void gd_win_hold(struct gd_win *w);
-void gd_win_drop(struct gd_win *w); /* the last one frees it */
 
 /* r->linktype is the file's LINKTYPE_ value (what libvxgbp and -w use);
  * libpcap's pcap_open_dead()/pcap_compile() want the DLT_ value, which
