@@ -72,6 +72,10 @@ WS_DLL_PUBLIC void plugin_register(void);
  * (vxgbp_profile_get()), strict by default, as gbpdump --profile. */
 static gint pref_profile = 0;
 
+/* The "Fabric header" preference: which VXLAN header of a frame the
+ * tracker follows (vxgbp_pkt_fabric()), as gbpdump --fabric-header. */
+static gint pref_fabric = VXGBP_FABRIC_GBP;
+
 static const struct vxgbp_profile_info *profile(void)
 {
 	const struct vxgbp_profile_info *pi = vxgbp_profile_get((unsigned)pref_profile);
@@ -605,6 +609,7 @@ struct vxgbp_track *vxgbp_plugin_track_new(unsigned what)
 	o.what = what;
 	o.zalloc = track_zalloc;
 	o.free = track_free;
+	o.fabric = (unsigned)pref_fabric;
 	if (vxgbp_track_init(t, &o) < 0) {
 		g_free(t);
 		return NULL;
@@ -1106,9 +1111,45 @@ static const enum_val_t *profile_enum(void)
 	return v;
 }
 
+/* The fabric header modes, by libvxgbp's names. */
+static const enum_val_t *fabric_enum(void)
+{
+	static const char *const what[] = {
+		"the first header with G walking inward, else the innermost",
+		"the first header", "the innermost header",
+	};
+	enum_val_t *v = g_new0(enum_val_t, G_N_ELEMENTS(what) + 1);
+	unsigned i;
+
+	for (i = 0; i < G_N_ELEMENTS(what) && vxgbp_fabric_name(i); i++) {
+		v[i].name = vxgbp_fabric_name(i);
+		v[i].description = g_strdup_printf("%s: %s", vxgbp_fabric_name(i), what[i]);
+		v[i].value = (gint)i;
+	}
+	return v;
+}
+
 static void prefs_apply_cb(void)
 {
 	vxgbp_groups_apply();
+}
+
+static void prefs_register(void)
+{
+	module_t *module = prefs_register_protocol(proto_vxgbp, prefs_apply_cb);
+
+	/* vxgbp took UDP 4789/8472 up to 1.0; Wireshark's vxlan has them now. */
+	prefs_register_obsolete_preference(module, "udp.port");
+	prefs_register_enum_preference(module, "profile", "Conformance profile",
+				       "The level each rule is judged at and the flag bits that carry "
+				       "a meaning: libvxgbp's profiles, as gbpdump --profile",
+				       &pref_profile, profile_enum(), FALSE);
+	prefs_register_enum_preference(module, "fabric_header", "Fabric header",
+				       "The VXLAN header the cross-frame findings and the statistics "
+				       "follow when a frame has several (through a mirror), as "
+				       "gbpdump --fabric-header",
+				       &pref_fabric, fabric_enum(), FALSE);
+	vxgbp_groups_register(module);
 }
 
 static void proto_register_vxgbp(void)
@@ -1180,7 +1221,6 @@ static void proto_register_vxgbp(void)
 	};
 	static gint *ett[] = { &ett_vxgbp, &ett_flags, &ett_linux, &ett_findings, &ett_xframe,
 				&ett_xframe_hit, &ett_gpe_flags };
-	module_t *module;
 
 	proto_vxgbp = proto_register_protocol("VXLAN Group Policy (libvxgbp)", "VXLAN-GBP", "vxgbp");
 	proto_register_field_array(proto_vxgbp, hf, array_length(hf));
@@ -1193,14 +1233,7 @@ static void proto_register_vxgbp(void)
 	register_init_routine(vxgbp_init);
 	register_cleanup_routine(vxgbp_cleanup);
 
-	module = prefs_register_protocol(proto_vxgbp, prefs_apply_cb);
-	/* vxgbp took UDP 4789/8472 up to 1.0; Wireshark's vxlan has them now. */
-	prefs_register_obsolete_preference(module, "udp.port");
-	prefs_register_enum_preference(module, "profile", "Conformance profile",
-				       "The level each rule is judged at and the flag bits that carry "
-				       "a meaning: libvxgbp's profiles, as gbpdump --profile",
-				       &pref_profile, profile_enum(), FALSE);
-	vxgbp_groups_register(module);
+	prefs_register();
 	vxgbp_tap = register_tap("vxgbp");
 }
 

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The plugin's statistics (tshark -z vxgbp,groups) equal gbpdump --stats.
 
-    stats_agree.py --tshark tshark.sh --plugin vxgbp.so --gbpdump gbpdump CAPTURE...
+    stats_agree.py --tshark tshark.sh --plugin vxgbp.so --gbpdump gbpdump
+                   [--fabric MODE] CAPTURE...
 
 Both count by libvxgbp's tracker, which follows each frame's fabric header
 (vxgbp_pkt_fabric(): through a mirror, the nested GBP header): per group,
-per VNI and group to group, frames and bytes.  Exit 1 on any difference.
+per VNI and group to group, frames and bytes.  --fabric: the plugin's
+"Fabric header" preference and gbpdump's --fabric-header, both MODE.
+Exit 1 on any difference.
 """
 import argparse
 import json
@@ -24,9 +27,10 @@ def group_key(text):
     return int(text, 16)
 
 
-def plugin_stats(tshark, plugin, capture):
+def plugin_stats(tshark, plugin, capture, fabric):
+    pref = ["-o", f"vxgbp.fabric_header:{fabric}"] if fabric else []
     with open(capture, "rb") as f:
-        out = subprocess.run([tshark, plugin, "-q", "-r", "-", "-z", "vxgbp,groups"],
+        out = subprocess.run([tshark, plugin, "-q", "-r", "-", *pref, "-z", "vxgbp,groups"],
                              stdin=f, capture_output=True, text=True, check=True).stdout
     sect, got = None, {"groups": {}, "vni": {}, "matrix": {}}
     for line in out.splitlines():
@@ -49,8 +53,9 @@ def plugin_stats(tshark, plugin, capture):
     return got
 
 
-def gbpdump_stats(gbpdump, capture):
-    out = subprocess.run([gbpdump, "-r", capture, "--stats", "--json"],
+def gbpdump_stats(gbpdump, capture, fabric):
+    opt = ["--fabric-header", fabric] if fabric else []
+    out = subprocess.run([gbpdump, "-r", capture, "--stats", "--json", *opt],
                          capture_output=True, text=True, check=True).stdout
     s = json.loads(out.splitlines()[0])["stats"]
     return {
@@ -67,11 +72,13 @@ def main():
     ap.add_argument("--tshark", required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--gbpdump", required=True)
+    ap.add_argument("--fabric")
     ap.add_argument("captures", nargs="+")
     a = ap.parse_args()
     bad = 0
     for cap in a.captures:
-        p, g = plugin_stats(a.tshark, a.plugin, cap), gbpdump_stats(a.gbpdump, cap)
+        p = plugin_stats(a.tshark, a.plugin, cap, a.fabric)
+        g = gbpdump_stats(a.gbpdump, cap, a.fabric)
         diff = [sect for sect in ("groups", "vni", "matrix") if p[sect] != g[sect]]
         for sect in diff:
             print(f"{cap}: {sect}: plugin {p[sect]} gbpdump {g[sect]}")
@@ -80,7 +87,8 @@ def main():
             diff.append("empty")
         bad |= bool(diff)
         if not diff:
-            print(f"{cap}: {len(g['groups'])} groups, {len(g['vni'])} VNIs, "
+            print(f"{cap} ({a.fabric or 'default'}): {len(g['groups'])} groups, "
+                  f"{len(g['vni'])} VNIs, "
                   f"{len(g['matrix'])} cells agree")
     return bad
 
