@@ -569,7 +569,8 @@ static void summary_run(const struct run *r, const struct opts *o, struct msum_r
 	*m = (struct msum_run){ o->rfile, r->rd.linktype, r->rd.count, o->profile, o->no_csum,
 				o->budget, o->gfile, o->pfile, o->filter,
 				o->want_vni ? (int64_t)o->vni : -1,
-				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count, NULL };
+				o->want_gbp ? (int64_t)o->gbp_id : -1, o->count, NULL,
+				o->fabric };
 }
 
 /* The summaries, the output flushed, -w closed.  Returns the exit status. */

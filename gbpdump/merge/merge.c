@@ -360,6 +360,7 @@ static int opts_from(struct msum_opts *p, const struct msum_run *r, int check)
 	p->budget = r->budget;
 	p->vni = r->vni;
 	p->gbp = r->gbp;
+	p->fabric = r->fabric;
 	if (r->filter && !(p->filter = strdup(r->filter)))
 		return -1;
 	return msum_file_hash(p->groups, r->gfile) || msum_file_hash(p->policy, r->pfile) ? -1 : 0;
@@ -697,7 +698,8 @@ static int same_opts(const struct msum_opts *x, const struct msum_opts *y)
 	       x->checksums == y->checksums && x->budget == y->budget &&
 	       !strcmp(x->groups, y->groups) && !strcmp(x->policy, y->policy) &&
 	       !strcmp(x->filter ? x->filter : "", y->filter ? y->filter : "") &&
-	       !x->filter == !y->filter && x->vni == y->vni && x->gbp == y->gbp;
+	       !x->filter == !y->filter && x->vni == y->vni && x->gbp == y->gbp &&
+	       x->fabric == y->fabric;
 }
 
 static int append_inputs(struct msum *a, const struct msum *b)
@@ -734,7 +736,7 @@ int msum_append(struct msum *a, const struct msum *b, const char *path)
 	if (!same_opts(&a->o, &b->o)) {
 		fprintf(stderr, "gbpdump: --merge: %s: made with other options than the summaries "
 			"before it (mode, --profile, --no-checksums, --track-budget, --groups and "
-			"--policy files, filter, --vni, --gbp): not merged\n", path);
+			"--policy files, filter, --vni, --gbp, --fabric-header): not merged\n", path);
 		return -1;
 	}
 	if (a->o.check && !(p.lv = check_new(a->o.profile, !a->o.checksums)))

@@ -64,6 +64,7 @@ struct msum_opts {
 	char policy[32];        /* same for --policy */
 	char *filter;           /* the BPF expression, or NULL */
 	int64_t vni, gbp;       /* --vni, --gbp; -1 not given */
+	unsigned fabric;        /* --fabric-header (enum vxgbp_fabric_mode) */
 };
 
 struct msum {
@@ -102,6 +103,7 @@ struct msum_run {
 	int64_t vni, gbp;
 	uint64_t count;  /* -c: a summary of a cut run is refused at merge */
 	const char *error; /* why the capture was not read to its end, or NULL */
+	unsigned fabric;   /* --fabric-header */
 };
 
 void msum_free(struct msum *m);

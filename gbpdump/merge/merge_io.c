@@ -76,7 +76,12 @@ static void write_opts(const struct msum_opts *p, struct gd_out *o)
 		out_json_str(o, p->filter);
 	else
 		out_str(o, "null");
-	out_printf(o, ",\"vni\":%lld,\"gbp\":%lld}", (long long)p->vni, (long long)p->gbp);
+	out_printf(o, ",\"vni\":%lld,\"gbp\":%lld", (long long)p->vni, (long long)p->gbp);
+	if (p->fabric) { /* only when not the default: older summaries stay valid */
+		out_str(o, ",\"fabric\":");
+		out_json_str(o, vxgbp_fabric_name(p->fabric));
+	}
+	out_putc(o, '}');
 }
 
 /* The tables are written a row at a time through the line writer (out.h):
@@ -650,6 +655,23 @@ static int rd_strbuf(struct rd *r, const struct jv *o, const char *key, char *bu
 	return 0;
 }
 
+/* "fabric", absent for the default (--fabric-header gbp). */
+static int read_fabric(struct rd *r, const struct jv *o, struct msum_opts *p)
+{
+	const struct jv *v = jget(o, "fabric");
+	const char *name;
+
+	p->fabric = 0;
+	if (!v)
+		return 0;
+	for (unsigned m = 0; v->t == J_STR && (name = vxgbp_fabric_name(m)); m++)
+		if (!strcmp(v->s, name)) {
+			p->fabric = m;
+			return 0;
+		}
+	return rd_fail(r, v, "not a --fabric-header mode", "fabric");
+}
+
 static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
 {
 	const struct jv *o = jget(s, "options"), *v;
@@ -683,7 +705,7 @@ static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)
 	if (rd_int(r, jget(o, "gbp"), "gbp", -1, 65535, &x))
 		return -1;
 	p->gbp = (int64_t)x;
-	return 0;
+	return read_fabric(r, o, p);
 }
 
 /* "error", present when the run ended early: a string. */

@@ -31,6 +31,7 @@ c=$FIX/check
 "$G" -r "$c/clean.pcap" --check --no-checksums --json > "$tmp/nocsum.json"
 "$G" -r "$c/clean.pcap" --check --track-budget 8M --json > "$tmp/budget.json"
 "$G" -r "$c/clean.pcap" --stats --json > "$tmp/stats.json"
+"$G" -r "$c/clean.pcap" --check --fabric-header first --json > "$tmp/first.json"
 "$G" -r "$FIX/basic-gbp.pcap" --stats --json --groups "$FIX/groups.txt" > "$tmp/groups.json"
 "$G" -r "$c/clean.pcap" --check > "$tmp/text.out"
 "$G" -r "$c/clean.pcap" --json > "$tmp/frames.json"
@@ -60,7 +61,9 @@ sed 's/"mode":"check"/"mode":"che\xffck"/' "$tmp/a.json" > "$tmp/utf8.json"
 refuse 1 "utf8.json: byte [0-9]*: not JSON" --merge "$tmp/utf8.json"
 sed 's/"mode":"check"/"mode":"check\\u0000x"/' "$tmp/a.json" > "$tmp/nul.json"
 refuse 1 "nul.json: not read (a string holds" --merge "$tmp/nul.json"
-for o in linux nocsum budget stats; do
+sed 's/"fabric":"first"/"fabric":"outer"/' "$tmp/first.json" > "$tmp/fabric.json"
+refuse 1 "fabric.json: summary.options.fabric: not a --fabric-header mode" --merge "$tmp/fabric.json"
+for o in linux nocsum budget stats first; do
 	refuse 1 "$o.json: made with other options" --merge "$tmp/a.json" "$tmp/$o.json"
 done
 refuse 2 "groups.json: made with --groups FILE: give the same --groups FILE" \
