@@ -247,14 +247,12 @@ static int set_once(const char **slot, const char *arg, const char *name)
 /* --fabric-header MODE, by libvxgbp's names: GO_ON. */
 static int parse_fabric(struct opts *o, const char *arg)
 {
-	const char *name;
+	int m = vxgbp_fabric_lookup(arg);
 
-	for (unsigned m = 0; (name = vxgbp_fabric_name(m)); m++)
-		if (!strcmp(arg, name)) {
-			o->fabric = m;
-			return GO_ON;
-		}
-	return bad_value("--fabric-header", "gbp, first or innermost", arg);
+	if (m < 0)
+		return bad_value("--fabric-header", "gbp, first or innermost", arg);
+	o->fabric = (unsigned)m;
+	return GO_ON;
 }
 
 /* --report FILE, --dot, --merge: GO_ON. */

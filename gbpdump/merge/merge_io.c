@@ -659,17 +659,12 @@ static int rd_strbuf(struct rd *r, const struct jv *o, const char *key, char *bu
 static int read_fabric(struct rd *r, const struct jv *o, struct msum_opts *p)
 {
 	const struct jv *v = jget(o, "fabric");
-	const char *name;
+	int m = v && v->t == J_STR ? vxgbp_fabric_lookup(v->s) : 0;
 
-	p->fabric = 0;
-	if (!v)
-		return 0;
-	for (unsigned m = 0; v->t == J_STR && (name = vxgbp_fabric_name(m)); m++)
-		if (!strcmp(v->s, name)) {
-			p->fabric = m;
-			return 0;
-		}
-	return rd_fail(r, v, "not a --fabric-header mode", "fabric");
+	if (m < 0 || (v && v->t != J_STR))
+		return rd_fail(r, v, "not a --fabric-header mode", "fabric");
+	p->fabric = (unsigned)m;
+	return 0;
 }
 
 static int read_opts(struct rd *r, const struct jv *s, struct msum_opts *p)

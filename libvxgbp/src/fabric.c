@@ -10,6 +10,7 @@
  * innermost header is the tenant's, since a mirror wraps, never unwraps.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include <vxgbp/vxgbp.h>
 
@@ -22,6 +23,14 @@ static const char *const fabric_names[] = {
 const char *vxgbp_fabric_name(unsigned mode)
 {
 	return mode < sizeof(fabric_names) / sizeof(fabric_names[0]) ? fabric_names[mode] : NULL;
+}
+
+int vxgbp_fabric_lookup(const char *name)
+{
+	for (unsigned m = 0; name && m < sizeof(fabric_names) / sizeof(fabric_names[0]); m++)
+		if (!strcmp(name, fabric_names[m]))
+			return (int)m;
+	return VXGBP_E_INVAL;
 }
 
 /* The headers from the first inward: 0 is p->vx, k is p->nested[k - 1]. */

@@ -733,6 +733,8 @@ enum vxgbp_fabric_mode {
 int vxgbp_pkt_fabric(const struct vxgbp_pkt *p, unsigned mode);
 /* "gbp", "first", "innermost"; NULL for another value. */
 const char *vxgbp_fabric_name(unsigned mode);
+/* The mode vxgbp_fabric_name() spells name, or VXGBP_E_INVAL. */
+int vxgbp_fabric_lookup(const char *name);
 
 /* Parse from where you are: the same struct, the same findings for the same
  * bytes, offsets from the start of buf.
