@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,10 @@
  * bounded: VXGBP_MAX_NESTED, VXGBP_MAX_VLAN, ...), so a block never has to
  * write anything itself before its turn. */
 #define STAGE_ROOM (64u * 1024)
+
+/* How long a worker with a CPU of its own spins for its turn before it
+ * sleeps (wait_turn()): some tens of microseconds. */
+#define SPIN_MAX 4000u
 
 struct batch {
 	uint64_t seq;                 /* which batch of the run */
@@ -54,8 +59,9 @@ struct par {
 	/* the tokens (mu) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint64_t state_seq, out_seq;
+	_Atomic uint64_t state_seq, out_seq; /* written under mu */
 	int stopped, oom;
+	int spin;                     /* a CPU for each worker */
 	int trk_oom;                  /* a worker's own tracker could not be had */
 	int own;                      /* stage 2 in each worker's own state */
 	/* blocks (src->blocks): block s is capture bytes [x0 + s GD_PAR_CHUNK,
@@ -64,7 +70,8 @@ struct par {
 	 * known to be past (walk_next: where it is); walk_seq: the ticket
 	 * whose block the reader walks next (the walk token).  Under mu. */
 	struct gd_reader *blk;
-	uint64_t x0, claim, last_s, walk_seq, walk_next;
+	uint64_t x0, claim, last_s, walk_next;
+	_Atomic uint64_t walk_seq;
 	size_t bcap;                  /* a block's buffer: a block and a record */
 };
 
@@ -153,10 +160,29 @@ static void batch_reset(struct batch *b)
 	b->cfg = NULL;
 }
 
-/* Wait (holding P->mu) until *seq reaches want. */
-static void wait_turn(struct par *P, const uint64_t *seq, uint64_t want)
+static void spin_pause(void)
 {
-	while (*seq != want)
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Wait (holding P->mu) until *seq reaches want.  A turn is most often
+ * another worker's block read away, tens of microseconds, about what a
+ * sleep and its wake-up cost: a worker with a CPU of its own spins that
+ * long first. */
+static void wait_turn(struct par *P, const _Atomic uint64_t *seq, uint64_t want)
+{
+	if (P->spin && atomic_load(seq) != want) {
+		pthread_mutex_unlock(&P->mu);
+		for (unsigned i = 0; i < SPIN_MAX; i++) {
+			if (atomic_load_explicit(seq, memory_order_relaxed) == want)
+				break;
+			spin_pause();
+		}
+		pthread_mutex_lock(&P->mu);
+	}
+	while (atomic_load(seq) != want)
 		pthread_cond_wait(&P->cv, &P->mu);
 }
 
@@ -198,13 +224,22 @@ static void batch_turn(struct par *P, struct batch *b)
 	pthread_mutex_unlock(&P->mu);
 }
 
-/* Stage 2 for a batch into the worker's own state fs, no token: the run's
- * stage 2 is order-free (order_free()), so nothing in it stops the run. */
+/* Stages 1 and 2 for a batch into the worker's own state fs, no token:
+ * the run's stage 2 is order-free (order_free()), so nothing in it stops
+ * the run, and a frame's stage 2 runs right after its parse, while its
+ * struct is in the cache.  A run that prints nothing needs no frame's
+ * struct after that: one serves them all. */
 static void batch_own(struct batch *b, struct gd_frame_state *fs)
 {
-	for (size_t i = 0; i < b->n; i++)
+	size_t keep = b->cfg->print ? 1 : 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		struct vxgbp_pkt *p = &b->pkts[i * keep];
+
+		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], p);
 		if (b->match[i])
-			b->cross[i] = gd_frame_state(fs, &b->recs[i], &b->pkts[i]);
+			b->cross[i] = gd_frame_state(fs, &b->recs[i], p);
+	}
 	b->n_state = b->n;
 }
 
@@ -287,12 +322,13 @@ static void batch_run(struct par *P, struct worker *w)
 {
 	struct batch *b = &w->b;
 
-	for (size_t i = 0; i < b->n; i++)
-		b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
-	if (P->own)
+	if (P->own) {
 		batch_own(b, &w->fs);
-	else
+	} else {
+		for (size_t i = 0; i < b->n; i++)
+			b->match[i] = (uint8_t)gd_frame_parse(b->cfg, &b->recs[i], &b->pkts[i]);
 		batch_turn(P, b);
+	}
 	batch_emit(b, &w->pp);
 	batch_out(P, b);
 }
@@ -618,6 +654,7 @@ int gd_par_run(struct gd_par_run *p, const struct gd_par_src *src, char *errbuf)
 	pthread_mutex_init(&P.mu, NULL);
 	pthread_cond_init(&P.cv, NULL);
 	P.own = order_free(p->fs);
+	P.spin = p->jobs <= gd_par_cpus();
 	if ((P.blk = src->blocks)) {
 		P.x0 = P.walk_next = reader_next_off(P.blk);
 		P.bcap = GD_PAR_CHUNK + 16 + P.blk->maxcap;
