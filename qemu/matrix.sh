@@ -90,16 +90,16 @@ JQ
 
 run_column() { # id scenario kernel header VTEP
 	local id=$1 scen=$2 kern=$3 head=$4 label=$5 out=$outdir/$1 extra=$pdir/gbpprobe ovs t0 pkg
+	local ldp=LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
 	if [ "${scen#probe-ovs}" != "$scen" ]; then
 		ovs=$(sh "$repo/tests/check/ovs-fetch.sh" "$cache/ovs") || return 1
 		extra="$extra $ovs"
 		# ldd in mkinitramfs must find the unpacked libraries
-		export "$(cat "$cache/ovs/ldpath")"
+		ldp=$(cat "$cache/ovs/ldpath")
 	fi
 	t0=$(date +%s)
-	VXGBP_CHECK_BIN=$(dirname "$probe") VXGBP_INITRAMFS_EXTRA="$extra" \
+	env "$ldp" VXGBP_CHECK_BIN="$(dirname "$probe")" VXGBP_INITRAMFS_EXTRA="$extra" \
 		"$here/run.sh" -k "$kern" -o "$out" "$scen" >"$tmp/$id.log" 2>&1
-	unset LD_LIBRARY_PATH
 	if [ ! -s "$out/probe.json" ] || ! grep -q "^VXGBP-HOST PASS" "$out/result.txt" ||
 		[ "$(grep -c "^VXGBP-VERDICT PASS" "$out/result.txt")" != 2 ]; then
 		echo "matrix: $id ($scen on $kern) did not run through:" >&2
