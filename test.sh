@@ -36,7 +36,7 @@ configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"
 if [ $build_only -eq 0 ]; then
 	echo "== ctest (normal build)"
-	ctest --test-dir build --output-on-failure -j"$jobs" -LE bench "$@"
+	ctest --test-dir build --output-on-failure -j"$jobs" -LE 'bench|matrix' "$@"
 fi
 
 if [ $# -eq 0 ]; then

@@ -3,9 +3,11 @@
 #
 # usage: run.sh [-k KERNEL] [-K hN=STAGE]... [-o OUTDIR] [-a auto|kvm|tcg] [-n GUESTS] SCENARIO
 #   -k  the kernel of every guest: a stage of the kernel build (00-base,
-#       01-..., a prefix such as 03, "patched" = last, "unpatched" = 00-base)
-#       or a bzImage path; default: patched.  "h1=A,h2=B" gives each guest
-#       its own kernel (mixed deployments); -K h2=B does the same for one.
+#       01-..., a prefix such as 03, "patched" = last, "unpatched" = 00-base),
+#       debian-6.1 or debian-6.12 (Debian's binary kernel, qemu/debian-kernel.sh:
+#       fixes none, stage 0, its modules loaded by /init) or a bzImage path;
+#       default: patched.  "h1=A,h2=B" gives each guest its own kernel
+#       (mixed deployments); -K h2=B does the same for one.
 #   -o  where console logs, wire-h<N>.pcap and result.txt go
 #       (default: $VXGBP_CACHE/runs/SCENARIO-STAGE, or SCENARIO-A+B)
 #   -a  accelerator; auto probes KVM with a real tiny boot and falls back to TCG
@@ -27,7 +29,7 @@ cache=${VXGBP_CACHE:-/var/cache/vxgbp}
 . "$here/guest/host-lib.sh"
 kernel=patched outdir="" accel=${VXGBP_ACCEL:-auto} nguests=""
 declare -A kspec=()
-usage() { sed -n '2,24p' "$0" >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" >&2; exit 2; }
 while getopts k:K:o:a:n: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
@@ -59,13 +61,19 @@ esac
 # VXGBP_KDIR: another kernel folder (e.g. an older build of the series)
 kdir=${VXGBP_KDIR:-$("$here/build-kernel.sh" --print-dir)}
 all_ids=$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = "," }' "$here/fixes")
-declare -A bz=() sname=() sfix=()
+declare -A bz=() sname=() sfix=() kmods=()
 for i in $(seq 1 "$nguests"); do
 	k=${kspec[h$i]:-$default_k}
 	if [ -f "$k" ]; then
 		bz[h$i]=$k sname[h$i]=custom sfix[h$i]=${VXGBP_FIXES:-$all_ids}
 		continue
 	fi
+	case "$k" in
+	debian-*) # Debian's binary kernel: none of our fixes, its own modules
+		d=$("$here/debian-kernel.sh" "$k") || { echo "run: no Debian kernel $k" >&2; exit 2; }
+		bz[h$i]=$d/vmlinuz sname[h$i]=$k sfix[h$i]=none kmods[h$i]=$d
+		continue ;;
+	esac
 	[ -f "$kdir/done" ] || kdir=$("$here/build-kernel.sh" | tail -1) || { echo "run: kernel build failed" >&2; exit 2; }
 	case "$k" in
 	patched) s=$(tail -1 "$kdir/stages") ;;
@@ -75,8 +83,12 @@ for i in $(seq 1 "$nguests"); do
 	[ -n "$s" ] || { echo "run: no kernel stage $k in $kdir/stages" >&2; exit 2; }
 	bz[h$i]=$kdir/bzImage-$s sname[h$i]=$s sfix[h$i]=$(fixes_of "$kdir" "$s")
 done
+# the stage number scenarios compare with (0: none of our patches)
+stage_of() {
+	case "$1" in custom) echo "${VXGBP_STAGE:-99}" ;; debian-*) echo 0 ;; *) echo $((10#${1%%-*})) ;; esac
+}
 stage_name=${sname[h1]}
-if [ "$stage_name" = custom ]; then stage_num=${VXGBP_STAGE:-99}; else stage_num=$((10#${stage_name%%-*})); fi
+stage_num=$(stage_of "$stage_name")
 label=$stage_name
 for i in $(seq 2 "$nguests"); do [ "${sname[h$i]}" = "$stage_name" ] || label=$label+${sname[h$i]}; done
 for i in $(seq 1 "$nguests"); do export "FIXES_H$i=${sfix[h$i]}" "STAGE_NAME_H$i=${sname[h$i]}"; done
@@ -99,12 +111,22 @@ if [ ! -f "$rd" ]; then
 	mkdir -p "$cache/initramfs"
 	"$here/mkinitramfs.sh" "$rd" ${extra[@]+"${extra[@]}"}
 fi
+# a Debian kernel's guest: the same image with its modules appended (the
+# kernel unpacks concatenated cpio archives in turn)
+declare -A rds=()
+for i in $(seq 1 "$nguests"); do
+	rds[h$i]=$rd
+	[ -n "${kmods[h$i]:-}" ] || continue
+	r=$cache/initramfs/$rdkey-${kmods[h$i]##*/}.cpio
+	[ -f "$r" ] || { cat "$rd" "${kmods[h$i]}/modules.cpio" >"$r.tmp.$$" && mv "$r.tmp.$$" "$r"; }
+	rds[h$i]=$r
+done
 
 # --- accelerator: probe KVM with a real boot, else TCG -----------------------
 khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 [ -n "$khz" ] || khz=2000000
 qemu_base=(qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot
-	-m 256 -smp 1 -initrd "$rd")
+	-m "${VXGBP_GUEST_MEM:-256}" -smp 1)
 cmdline_base="console=ttyS0 quiet panic=-1 tsc_early_khz=$khz"
 probe_kvm() {
 	local f=$cache/kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo x)
@@ -112,7 +134,7 @@ probe_kvm() {
 	local res=tcg log
 	log=$(mktemp)
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-		timeout 20 "${qemu_base[@]}" -kernel "${bz[h1]}" -accel kvm -cpu host -serial "file:$log" \
+		timeout 20 "${qemu_base[@]}" -kernel "${bz[h1]}" -initrd "${rds[h1]}" -accel kvm -cpu host -serial "file:$log" \
 			-append "$cmdline_base vxgbp.scenario=probe" >/dev/null 2>&1 || true
 		grep -q "VXGBP-EXIT" "$log" && res=kvm
 	fi
@@ -139,9 +161,9 @@ for i in $(seq 1 "$nguests"); do
 	lp=$((base + i))
 	if [ "$nguests" -eq 1 ]; then rp=$base; else rp=$((base + (i % 2) + 1)); fi
 	export "PORT_H$i=$lp"
-	st=${sname[h$i]}; [ "$st" = custom ] && st=$stage_num || st=$((10#${st%%-*}))
+	st=$(stage_of "${sname[h$i]}")
 	peer=none; [ "$nguests" -eq 2 ] && peer=${sfix[h$((3 - i))]}
-	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" -kernel "${bz[h$i]}" "${accel_args[@]}" \
+	timeout "${VXGBP_GUEST_TIMEOUT:-300}" "${qemu_base[@]}" -kernel "${bz[h$i]}" -initrd "${rds[h$i]}" "${accel_args[@]}" \
 		-append "$cmdline_base vxgbp.stage=$st vxgbp.fixes=${sfix[h$i]} vxgbp.peer_fixes=$peer vxgbp.scenario=$scen vxgbp.role=h$i" \
 		-serial "file:$outdir/console-h$i.log" \
 		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp" \
