@@ -7,18 +7,20 @@
 # of its own (unshare -n): no host interface is touched, no module loaded.
 #
 #   bench/live.sh [--bin DIR] [--secs S] [--start RATE] [--max RATE]
-#                 [--no-tshark] [--results FILE]
+#                 [--ring KIB] [--no-tshark] [--results FILE]
 #
 # --bin DIR     where gbpdump and gbpblast are (build-perf/bin)
 # --secs S      seconds of each trial (3)
 # --start RATE  the first rate tried (25000 frames/s)
 # --max RATE    the highest rate tried (4000000)
+# --ring KIB    gbpdump's ring per worker (-B KIB; default: gbpdump's)
 # --no-tshark   leave tshark out (it takes seconds to start)
 # --results F   also write the table (markdown) to F
 #
-# A trial at rate R: the receiver starts and says it listens (in a file of
-# its own: a trial that read the line its predecessor left started the
-# sender before the receiver listened); gbpblast sends for S seconds at R;
+# A trial at rate R: the receiver starts and says it listens (in a file
+# emptied before it starts: a trial that read the line its predecessor
+# left started the sender before the receiver listened, issue 34, and lost
+# the frames sent meanwhile); gbpblast sends for S seconds at R;
 # one second later the receiver gets SIGINT and prints its counters.  The
 # trial is clean when the receiver's kernel drop count is 0 and it
 # captured exactly the frames sent.  Every trial checks the identity
@@ -42,13 +44,14 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../build-perf/bin
-secs=3 start=25000 max=4000000 tshark=1 results=
+secs=3 start=25000 max=4000000 tshark=1 results='' ring=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bin) bin=$2; shift ;;
 	--secs) secs=$2; shift ;;
 	--start) start=$2; shift ;;
 	--max) max=$2; shift ;;
+	--ring) ring=$2; shift ;;
 	--no-tshark) tshark=0 ;;
 	--results) results=$2; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -65,6 +68,7 @@ if [ -z "${VXGBP_LIVE_NETNS:-}" ]; then
 		{ echo "live.sh: cannot create a network namespace (unshare -n; root?)" >&2; exit 2; }
 	set -- --bin "$bin" --secs "$secs" --start "$start" --max "$max"
 	[ $tshark = 1 ] || set -- "$@" --no-tshark
+	[ -z "$ring" ] || set -- "$@" --ring "$ring"
 	[ -z "$results" ] || set -- "$@" --results "$results"
 	VXGBP_LIVE_NETNS=1 exec unshare -n bash "$0" "$@"
 fi
@@ -239,7 +243,7 @@ jobs="1 2"
 [ "$ncpu" -gt 2 ] && jobs="$jobs $ncpu"
 {
 	echo "Live capture on lo in a network namespace: highest rate with zero loss"
-	echo "($(nproc) CPUs, shared with gbpblast; $secs s a trial; $(uptime | sed 's/^ *//'))"
+	echo "($(nproc) CPUs, shared with gbpblast; $secs s a trial${ring:+; gbpdump -B $ring}; $(uptime | sed 's/^ *//'))"
 	"$blast" -n 16 -w "$tmp/some.pcap" 2>/dev/null
 	echo "Frames: VXLAN-GBP, 1024 inner flows over 16 outer source ports; $(
 		"$gd" -r "$tmp/some.pcap" --stats | sed -n '1s/^\([0-9]*\) frames, \([0-9]*\) bytes.*/\2 bytes in \1 frames on the wire/p')."
@@ -247,11 +251,14 @@ jobs="1 2"
 	echo "| receiver | workers | highest zero-loss rate (frames/s) | its CPU s per 1M frames there | first lossy rate | frames not captured there | kernel drops it reported | identity (sent = captured + counted losses) |"
 	echo "|---|---|---|---|---|---|---|---|"
 } | tee "$tmp/table"
+bopt=${ring:+-B $ring}
 for j in $jobs; do
-	search "gbpdump --stats" "$j" "$gd" -i lo -j "$j" --stats | tee -a "$tmp/table"
+	# shellcheck disable=SC2086 # bopt: none or two words
+	search "gbpdump --stats" "$j" "$gd" -i lo -j "$j" $bopt --stats | tee -a "$tmp/table"
 done
 for j in $jobs; do
-	search "gbpdump text" "$j" "$gd" -i lo -j "$j" -n | tee -a "$tmp/table"
+	# shellcheck disable=SC2086
+	search "gbpdump text" "$j" "$gd" -i lo -j "$j" $bopt -n | tee -a "$tmp/table"
 done
 if have tcpdump; then
 	search "tcpdump -n" 1 tcpdump -n -i lo | tee -a "$tmp/table"
