@@ -15,8 +15,8 @@
 #   filter J   a BPF filter runs in the kernel: only the frames it keeps are
 #              counted in "received by filter" and analysed
 #   identity J past the lossless rate (gbpblast as fast as it can, two busy
-#              loops beside it, a 128 KiB ring, the capture stopped 0.2 s
-#              with SIGSTOP so that the ring overflows): the end counters
+#              loops beside it, a 128 KiB ring, the capture stopped for the
+#              sender's first 0.2 s so that the ring overflows): the end counters
 #              add up (received = captured + dropped + not analysed, exit
 #              status 0, not 5) and account for every frame sent (sent =
 #              received + the input backlogs' drops); then again with
@@ -50,8 +50,10 @@ dir=$work/$case-$j
 rm -rf "$dir" && mkdir -p "$dir" || exit 2
 
 # gbpdump -i lo ARGS in the background, its output in $dir/out, $dir/err;
-# returns once it says it is listening.
+# returns once it says it is listening (in $dir/err emptied first: not a
+# line an earlier capture left there).
 start() {
+	: >"$dir/err"
 	"$gd" -i lo "$@" >"$dir/out" 2>"$dir/err" &
 	pid=$!
 	n=0
@@ -183,10 +185,9 @@ identity)
 	trap 'kill $l1 $l2 2>/dev/null' EXIT
 	start -j "$j" -B 128 --stats
 	b0=$(backlog)
+	kill -STOP "$pid"
 	"$blast" -n 300000 -f 1024 2>"$dir/blast.err" &
 	bp=$!
-	sleep 0.3
-	kill -STOP "$pid"
 	sleep 0.2
 	kill -CONT "$pid"
 	wait $bp || fail "gbpblast: $(cat "$dir/blast.err")"
