@@ -16,7 +16,7 @@
 #              counted in "received by filter" and analysed
 #   identity J past the lossless rate (gbpblast as fast as it can, two busy
 #              loops beside it, a 128 KiB ring, the capture stopped for the
-#              sender's first 0.2 s so that the ring overflows): the end counters
+#              first 20,000 frames so that the ring overflows): the end counters
 #              add up (received = captured + dropped + not analysed, exit
 #              status 0, not 5) and account for every frame sent (sent =
 #              received + the input backlogs' drops); then again with
@@ -119,6 +119,9 @@ adds_up() {
 	! grep -q unaccounted "$dir/err" || fail "$1: $(grep unaccounted "$dir/err")"
 }
 
+# frames lo received so far (this namespace's /proc/net/dev)
+lo_rx() { awk '$1 == "lo:" { print $3 }' /proc/net/dev; }
+
 send() {
 	"$blast" "$@" -w "$dir/sent.pcap" 2>"$dir/blast.err" ||
 		fail "gbpblast: $(cat "$dir/blast.err")"
@@ -177,42 +180,55 @@ filter)
 identity)
 	# load: two busy loops, so that the workers, the sender and the
 	# kernel's softirqs wait for a CPU (the timer that hands a ring block
-	# over too); ended with the script
+	# over too); ended with the script, and so are a capture and a
+	# sender still running when a check fails
 	sh -c 'while :; do :; done' &
 	l1=$!
 	sh -c 'while :; do :; done' &
 	l2=$!
-	trap 'kill $l1 $l2 2>/dev/null' EXIT
+	bp=
+	trap 'kill $l1 $l2 ${bp:-} 2>/dev/null; [ -z "${pid:-}" ] || kill -KILL "$pid" 2>/dev/null' EXIT
 	start -j "$j" -B 128 --stats
 	b0=$(backlog)
+	# 20,000 frames while the capture is stopped: the ring (about 560
+	# frames) overflows whatever the speeds; then 280,000 as fast as
+	# gbpblast can
 	kill -STOP "$pid"
-	"$blast" -n 300000 -f 1024 2>"$dir/blast.err" &
-	bp=$!
-	sleep 0.2
+	"$blast" -n 20000 -f 1024 2>"$dir/blast.err" || fail "gbpblast: $(cat "$dir/blast.err")"
 	kill -CONT "$pid"
-	wait $bp || fail "gbpblast: $(cat "$dir/blast.err")"
+	"$blast" -n 280000 -f 1024 2>>"$dir/blast.err" || fail "gbpblast: $(cat "$dir/blast.err")"
 	stop
+	pid=
 	b=$(($(backlog) - b0))
 	adds_up "after the sender"
 	[ "$d" -gt 0 ] || fail "no frame dropped: the ring never overflowed ($(cat "$dir/err"))"
-	s=$(sed -n 's/^sent \([0-9]*\) frames.*/\1/p' "$dir/blast.err")
+	s=$(sed -n 's/^sent \([0-9]*\) frames.*/\1/p' "$dir/blast.err" | awk '{ n += $1 } END { print n }')
 	[ "$s" = 300000 ] || fail "gbpblast sent '$s' frames of 300000"
 	# the backlogs' counters are the host's: other namespaces may add
 	if [ "$r" -gt "$s" ] || [ $((s - r)) -gt "$b" ]; then
 		fail "sent $s, received by filter $r, lost in the backlogs $b: $((s - r - b)) frames unaccounted"
 	fi
 	echo "after the sender: sent $s = captured $c + dropped $d + not analysed $u + lost in the backlogs $((s - r)) (of $b)"
-	# SIGINT while frames come in: the rings' last blocks are counted
+	# SIGINT while frames come in (lo has carried 20,000 of them: the
+	# namespace's /proc/net/dev): the rings' last blocks are counted
 	start -j "$j" -B 128 --stats
+	rx0=$(lo_rx)
 	"$blast" -n 2000000 -f 1024 2>"$dir/blast.err" &
 	bp=$!
-	sleep 0.5
+	n=0
+	while [ $(($(lo_rx) - rx0)) -lt 20000 ]; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || fail "lo carried under 20,000 frames in 30 s"
+		sleep 0.05
+	done
 	kill -INT "$pid"
 	wait "$pid"
 	rc=$?
+	pid=
 	[ $rc -eq 0 ] || fail "exit status $rc after SIGINT mid-stream: $(cat "$dir/err")"
 	kill $bp 2>/dev/null
 	wait $bp
+	bp=
 	adds_up "SIGINT mid-stream"
 	[ "$r" -gt 0 ] || fail "SIGINT mid-stream: nothing received"
 	echo "SIGINT mid-stream: received $r = captured $c + dropped $d + not analysed $u"
