@@ -17,6 +17,7 @@
 #define EXIT_DATA 1  /* a data problem: unreadable record, truncated file */
 #define EXIT_USAGE 2 /* a usage error */
 #define EXIT_IO 2    /* an I/O or resource error (out of memory) */
+#define EXIT_LIVE 5  /* a live capture's end counters do not add up */
 #define GO_ON (-1)   /* no reason to exit yet */
 
 struct opts {

@@ -589,6 +589,12 @@ static int run_finish(struct run *r, const struct opts *o, int rr)
 		fprintf(stderr, "gbpdump: %s\n", r->errbuf);
 		rc = r->par_failed ? EXIT_IO : EXIT_DATA;
 	}
+	/* the capture stops here; counters that do not add up make the run
+	 * incomplete, as a data error does (the message comes after them) */
+	if (o->iface && !rc && live_check_counts(&r->rd, r->rd.count, r->errbuf) < 0) {
+		rc = EXIT_LIVE;
+		rr = -1;
+	}
 	if (r->trk)
 		vxgbp_track_summary(r->trk, &s);
 	summary_run(r, o, &ms);

@@ -369,6 +369,7 @@ static int frame_at(struct gd_live *l, struct gd_live_sock *s, struct gd_rec *re
 	if (s->left && (!h->tp_next_offset || h->tp_next_offset > s->block_size - off))
 		goto bad;
 	s->pkt_off = off + h->tp_next_offset;
+	s->taken++;
 	return 0;
 bad:
 	snprintf(errbuf, GD_ERRBUF, "%s: ring block %u: a frame header outside the block "
@@ -428,29 +429,56 @@ static uint64_t count_unread(struct gd_live_sock *s)
 	return n;
 }
 
-void live_finish(struct gd_live *l, struct gd_live_counts *c)
+/* The kernel's counters since the last read (reading resets them) added
+ * to s's, and the frames handed over since; 1 while the kernel counted
+ * frames we have not seen: they are in the block it is filling, which
+ * its timer hands over RETIRE_MS after the block's first frame. */
+static int account(struct gd_live_sock *s)
 {
-	struct timespec ts = { 0, 2 * RETIRE_MS * 1000000L };
+	struct tpacket_stats_v3 st;
+	socklen_t sl = sizeof(st);
 
-	memset(c, 0, sizeof(*c));
+	if (getsockopt(s->fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl) == 0) {
+		s->packets += st.tp_packets; /* the kernel adds the drops in */
+		s->drops += st.tp_drops;
+		s->freezes += st.tp_freeze_q_cnt;
+	}
+	s->unread += count_unread(s);
+	return s->packets > s->drops + s->taken + s->unread;
+}
+
+/* The drop-all filter on every socket, then every frame the kernel
+ * counted read back out of the rings: at once when its timer runs on
+ * time, later on a loaded machine (softirqs wait for a CPU), given up
+ * after GD_LIVE_FINISH_MS (the counts then say what is missing). */
+static void finish_rings(struct gd_live *l)
+{
+	struct timespec tick = { 0, RETIRE_MS * 1000000L };
+	unsigned waited = 0;
+	int owed;
+
 	for (unsigned i = 0; i < l->nsock; i++)
 		attach_drop_all(l->sock[i].fd);
-	/* the block being filled is handed over at most RETIRE_MS later */
-	nanosleep(&ts, NULL);
-	for (unsigned i = 0; i < l->nsock; i++) {
-		struct gd_live_sock *s = &l->sock[i];
-		struct tpacket_stats_v3 st;
-		socklen_t sl = sizeof(st);
+	do {
+		nanosleep(&tick, NULL);
+		waited += RETIRE_MS;
+		owed = 0;
+		for (unsigned i = 0; i < l->nsock; i++)
+			owed |= account(&l->sock[i]);
+	} while (owed && waited < GD_LIVE_FINISH_MS);
+	l->finished = 1;
+}
 
-		if (getsockopt(s->fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl) == 0) {
-			s->packets += st.tp_packets; /* the kernel adds the drops in */
-			s->drops += st.tp_drops;
-			s->freezes += st.tp_freeze_q_cnt;
-		}
-		c->received += s->packets;
-		c->dropped += s->drops;
-		c->freezes += s->freezes;
-		c->unread += count_unread(s);
+void live_finish(struct gd_live *l, struct gd_live_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!l->finished)
+		finish_rings(l);
+	for (unsigned i = 0; i < l->nsock; i++) {
+		c->received += l->sock[i].packets;
+		c->dropped += l->sock[i].drops;
+		c->freezes += l->sock[i].freezes;
+		c->unread += l->sock[i].unread;
 	}
 	c->unread += l->discarded;
 }
@@ -467,9 +495,38 @@ void live_close(struct gd_live *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* 0 when c adds up with captured, or -1 with errbuf saying by how much
+ * it does not. */
+static int counts_off(const struct gd_live_counts *c, const char *name,
+		      unsigned long long captured, char *errbuf)
+{
+	unsigned long long received = c->received, counted;
+
+	counted = captured + c->dropped + c->unread;
+	if (!c->have_unread || counted == received)
+		return 0;
+	snprintf(errbuf, GD_ERRBUF, "%s: %llu packets %s: received by filter %llu, captured "
+		 "%llu + dropped by kernel %llu + not analysed %llu = %llu", name,
+		 counted < received ? received - counted : counted - received,
+		 counted < received ? "unaccounted for" : "counted more than received",
+		 received, captured, (unsigned long long)c->dropped,
+		 (unsigned long long)c->unread, counted);
+	return -1;
+}
+
+int live_check_counts(struct gd_reader *r, unsigned long long captured, char *errbuf)
+{
+	struct gd_live_counts c;
+
+	if (reader_live_counts(r, &c) < 0)
+		return 0;
+	return counts_off(&c, r->name, captured, errbuf);
+}
+
 void live_print_counts(struct gd_reader *r, unsigned long long captured)
 {
 	struct gd_live_counts c;
+	char err[GD_ERRBUF];
 
 	if (reader_live_counts(r, &c) < 0)
 		return;
@@ -480,4 +537,6 @@ void live_print_counts(struct gd_reader *r, unsigned long long captured)
 		fprintf(stderr, "%llu packets not analysed: in a ring when the capture stopped\n"
 			"%llu times a ring was full\n", (unsigned long long)c.unread,
 			(unsigned long long)c.freezes);
+	if (counts_off(&c, r->name, captured, err) < 0)
+		fprintf(stderr, "gbpdump: %s\n", err);
 }

@@ -38,6 +38,8 @@ struct gd_live_sock {
 	int held;               /* 1: blk is ours, pkt/left walk it */
 	uint32_t pkt_off;       /* offset of the next frame in the held block */
 	uint32_t left;          /* frames left in the held block */
+	uint64_t taken;         /* frames live_next() gave out */
+	uint64_t unread;        /* frames in the ring at the end */
 	uint64_t packets, drops, freezes; /* PACKET_STATISTICS, summed */
 };
 
@@ -48,6 +50,7 @@ struct gd_live {
 	uint32_t snaplen;
 	unsigned nsock;
 	int armed;              /* the real filter (or none) replaced drop-all */
+	int finished;           /* live_finish() stopped it: the counts are final */
 	struct gd_live_sock *sock;
 	uint64_t discarded;     /* taken from a ring after the stop, not analysed */
 };
@@ -69,12 +72,21 @@ int live_next(struct gd_live *l, unsigned i, struct gd_rec *rec,
 	      const volatile sig_atomic_t *sig, const atomic_int *halt, char *errbuf);
 /* 1 when socket i has a frame ready without waiting. */
 int live_ready(struct gd_live *l, unsigned i);
-/* Stop the capture (drop-all filter), count what is left in the rings and
- * read the kernel's counters into c. */
+/* Stop the capture (drop-all filter), wait until the kernel has handed
+ * over every frame it counted (at most GD_LIVE_FINISH_MS), count what is
+ * left in the rings and read the kernel's counters into c.  Later calls
+ * give the same counts. */
+#define GD_LIVE_FINISH_MS 1000
 void live_finish(struct gd_live *l, struct gd_live_counts *c);
 void live_close(struct gd_live *l);
+/* Stop a live capture (reader_live_counts()) and say whether its end
+ * counters add up: 0, or -1 with errbuf saying by how much they do not
+ * (received by filter != captured + dropped by kernel + not analysed).
+ * 0 when the source cannot tell (libpcap). */
+int live_check_counts(struct gd_reader *r, unsigned long long captured, char *errbuf);
 /* The end of a live capture on standard error (docs/live.md): captured
- * (frames gbpdump read), and what reader_live_counts() gives. */
+ * (frames gbpdump read), and what reader_live_counts() gives; when they
+ * do not add up, live_check_counts()'s message after them. */
 void live_print_counts(struct gd_reader *r, unsigned long long captured);
 
 /* -B KIB ('B'), --ring-size SIZE ('R'), -j N ('j') into lo.  0, or -1

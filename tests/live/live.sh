@@ -14,6 +14,13 @@
 #              = captured + dropped + not analysed
 #   filter J   a BPF filter runs in the kernel: only the frames it keeps are
 #              counted in "received by filter" and analysed
+#   identity J past the lossless rate (gbpblast as fast as it can, two busy
+#              loops beside it, a 128 KiB ring, the capture stopped for the
+#              first 20,000 frames so that the ring overflows): the end counters
+#              add up (received = captured + dropped + not analysed, exit
+#              status 0, not 5) and account for every frame sent (sent =
+#              received + the input backlogs' drops); then again with
+#              SIGINT while gbpblast sends
 #   libpcap    --libpcap still captures (stats equal)
 #   badif      a bad interface name: one line, exit status 2
 #
@@ -43,8 +50,10 @@ dir=$work/$case-$j
 rm -rf "$dir" && mkdir -p "$dir" || exit 2
 
 # gbpdump -i lo ARGS in the background, its output in $dir/out, $dir/err;
-# returns once it says it is listening.
+# returns once it says it is listening (in $dir/err emptied first: not a
+# line an earlier capture left there).
 start() {
+	: >"$dir/err"
 	"$gd" -i lo "$@" >"$dir/out" 2>"$dir/err" &
 	pid=$!
 	n=0
@@ -86,6 +95,32 @@ counters() {
 	[ $((c + d + u)) -eq "$r" ] ||
 		fail "received $r != captured $c + dropped $d + not analysed $u"
 }
+
+# frames the kernel's input backlogs dropped so far (/proc/net/softnet_stat,
+# second column, hex): lost before any capture sees them
+backlog() {
+	b=0
+	while read -r _ x _; do
+		b=$((b + 0x$x))
+	done </proc/net/softnet_stat
+	echo $b
+}
+
+# received = captured + dropped + not analysed, no message, status 0 (the
+# counters at the end of $dir/err); sets c r d u
+adds_up() {
+	c=$(counter captured) r=$(counter 'received by filter') d=$(counter 'dropped by kernel')
+	u=$(counter 'not analysed')
+	if [ -z "$c" ] || [ -z "$r" ] || [ -z "$d" ] || [ -z "$u" ]; then
+		fail "$1: end counters missing: $(cat "$dir/err")"
+	fi
+	[ $((c + d + u)) -eq "$r" ] ||
+		fail "$1: received $r != captured $c + dropped $d + not analysed $u"
+	! grep -q unaccounted "$dir/err" || fail "$1: $(grep unaccounted "$dir/err")"
+}
+
+# frames lo received so far (this namespace's /proc/net/dev)
+lo_rx() { awk '$1 == "lo:" { print $3 }' /proc/net/dev; }
 
 send() {
 	"$blast" "$@" -w "$dir/sent.pcap" 2>"$dir/blast.err" ||
@@ -141,6 +176,62 @@ filter)
 		fail "the filter kept $k of 3200"
 	fi
 	counters "$k" "$k"
+	;;
+identity)
+	# load: two busy loops, so that the workers, the sender and the
+	# kernel's softirqs wait for a CPU (the timer that hands a ring block
+	# over too); ended with the script, and so are a capture and a
+	# sender still running when a check fails
+	sh -c 'while :; do :; done' &
+	l1=$!
+	sh -c 'while :; do :; done' &
+	l2=$!
+	bp=
+	trap 'kill $l1 $l2 ${bp:-} 2>/dev/null; [ -z "${pid:-}" ] || kill -KILL "$pid" 2>/dev/null' EXIT
+	start -j "$j" -B 128 --stats
+	b0=$(backlog)
+	# 20,000 frames while the capture is stopped: the ring (about 560
+	# frames) overflows whatever the speeds; then 280,000 as fast as
+	# gbpblast can
+	kill -STOP "$pid"
+	"$blast" -n 20000 -f 1024 2>"$dir/blast.err" || fail "gbpblast: $(cat "$dir/blast.err")"
+	kill -CONT "$pid"
+	"$blast" -n 280000 -f 1024 2>>"$dir/blast.err" || fail "gbpblast: $(cat "$dir/blast.err")"
+	stop
+	pid=
+	b=$(($(backlog) - b0))
+	adds_up "after the sender"
+	[ "$d" -gt 0 ] || fail "no frame dropped: the ring never overflowed ($(cat "$dir/err"))"
+	s=$(sed -n 's/^sent \([0-9]*\) frames.*/\1/p' "$dir/blast.err" | awk '{ n += $1 } END { print n }')
+	[ "$s" = 300000 ] || fail "gbpblast sent '$s' frames of 300000"
+	# the backlogs' counters are the host's: other namespaces may add
+	if [ "$r" -gt "$s" ] || [ $((s - r)) -gt "$b" ]; then
+		fail "sent $s, received by filter $r, lost in the backlogs $b: $((s - r - b)) frames unaccounted"
+	fi
+	echo "after the sender: sent $s = captured $c + dropped $d + not analysed $u + lost in the backlogs $((s - r)) (of $b)"
+	# SIGINT while frames come in (lo has carried 20,000 of them: the
+	# namespace's /proc/net/dev): the rings' last blocks are counted
+	start -j "$j" -B 128 --stats
+	rx0=$(lo_rx)
+	"$blast" -n 2000000 -f 1024 2>"$dir/blast.err" &
+	bp=$!
+	n=0
+	while [ $(($(lo_rx) - rx0)) -lt 20000 ]; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || fail "lo carried under 20,000 frames in 30 s"
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	pid=
+	[ $rc -eq 0 ] || fail "exit status $rc after SIGINT mid-stream: $(cat "$dir/err")"
+	kill $bp 2>/dev/null
+	wait $bp
+	bp=
+	adds_up "SIGINT mid-stream"
+	[ "$r" -gt 0 ] || fail "SIGINT mid-stream: nothing received"
+	echo "SIGINT mid-stream: received $r = captured $c + dropped $d + not analysed $u"
 	;;
 libpcap)
 	# libpcap's own counters: on lo "received by filter" counts each frame
