@@ -7,6 +7,7 @@
  *   track_matrix.c  counters per VNI and group, the (source group, VNI,
  *                   destination) pairs, the group-to-group matrix
  *   track_flows.c   bidirectional flows for a policy audit (FLOWS)
+ *   track_mirror.c  frames per mirror (MATRIX)
  *   track.c         the public entry points
  * vxgbpi_ names stay out of the shared library's exports.
  */
@@ -383,6 +384,11 @@ struct trk_state {
 	struct trk_dfirst *dfirst; /* [TRK_DUP_SLOTS] */
 	struct trk_mem fmem;       /* their memory: the caller's allocator, outside
 	                              the budget (they never make a table drop) */
+	/* MATRIX: frames per mirror (track_mirror.c), in memory of their own
+	 * outside the budget */
+	struct trk_tab mirrors;
+	struct trk_mem mmem;
+	uint64_t mirror_frames, mirror_bytes, dropped_mirror_bytes;
 };
 
 struct vxgbp_track {
@@ -411,6 +417,15 @@ void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t 
 			const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_first_note(struct trk_state *st, const uint64_t *k, unsigned nw, uint64_t h,
 		       const struct vxgbp_pkt *p, uint64_t frame);
+/* The mirrors' table (MATRIX, track_mirror.c): start, give back, count
+ * a frame's mirror (VXGBP_TRACK_FULL_MIRRORS when it found no room), and
+ * add up the n sources' tables into d's (vxgbp_track_absorb: 0, or
+ * VXGBP_E_NOSPACE, d unchanged, when a source dropped a mirror or the
+ * scratch list could not be had). */
+void vxgbpi_mirrors_init(struct trk_state *st);
+void vxgbpi_mirrors_free(struct trk_state *st);
+unsigned vxgbpi_mirror_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
+int vxgbpi_mirrors_absorb(struct trk_state *d, struct vxgbp_track *const *src, unsigned n);
 /* Apply the update the pipeline holds (none: nothing). */
 unsigned vxgbpi_matrix_flush(struct trk_state *st);
 
