@@ -448,6 +448,7 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 
 		check_totals(c, &tt);
 		m->unjudged = tt.unjudged;
+		m->unjudged_mac = tt.unjudged_mac;
 		snprintf(m->o.profile, sizeof(m->o.profile), "%s", tt.profile);
 	}
 	if (counts_from(t, m) < 0 ||
@@ -751,7 +752,7 @@ static void add_numbers(struct app *p, struct msum *a, const struct msum *b)
 	ADD(records); ADD(frames); ADD(bytes); ADD(vxlan); ADD(gbp); ADD(other);
 	ADD(unparsed); ADD(unjudged); ADD(d_eps); ADD(d_flows); ADD(d_vnis); ADD(d_pairs);
 	ADD(d_pair_bytes); ADD(approx_cache); ADD(approx_budget); ADD(d_mirrors);
-	ADD(d_mirror_bytes);
+	ADD(d_mirror_bytes); ADD(unjudged_mac);
 #undef ADD
 }
 
@@ -973,7 +974,7 @@ static int print_check(const struct msum *m, struct gd_out *o, int json)
 						     f->first[j].what };
 		check_import(c, f->rule, f->level, f->count, occ, f->n);
 	}
-	check_import_unjudged(c, m->unjudged);
+	check_import_unjudged(c, m->unjudged, m->unjudged_mac);
 	if (m->error) /* a capture was cut short: no verdict, as its run gave none */
 		check_set_error(c, 1, m->error);
 	track_sum(m, &s);

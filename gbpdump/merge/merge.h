@@ -80,6 +80,7 @@ struct msum {
 	size_t nin;
 	uint64_t records;       /* of all the inputs */
 	uint64_t frames, bytes, vxlan, gbp, other, unparsed, unjudged;
+	uint64_t unjudged_mac;  /* --check: frames not judged by source MAC */
 	uint64_t d_eps, d_flows, d_vnis, d_pairs, d_pair_bytes; /* dropped */
 	uint64_t approx_cache;  /* policy re-sightings across an input boundary
 	                           on a GBP frame (the endpoint and flow updates

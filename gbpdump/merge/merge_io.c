@@ -266,6 +266,8 @@ void msum_write(const struct msum *m, struct gd_out *o)
 		   (unsigned long long)m->d_vnis, (unsigned long long)m->d_pairs,
 		   (unsigned long long)m->d_pair_bytes, (unsigned long long)m->approx_cache,
 		   (unsigned long long)m->approx_budget);
+	if (m->unjudged_mac) /* optional: a summary with none reads as before */
+		out_printf(o, ",\"unjudged_mac\":%llu", (unsigned long long)m->unjudged_mac);
 	if (m->error) {
 		out_str(o, ",\"error\":");
 		out_json_str(o, m->error);
@@ -825,6 +827,8 @@ static int read_numbers(struct rd *r, const struct jv *s, struct msum *m)
 	for (int i = 0; i < 5; i++)
 		if (rd_int(r, d->a[i], "dropped", 0, UINT64_MAX, dv[i]))
 			return -1;
+	if (jget(s, "unjudged_mac") && rd_u64(r, s, "unjudged_mac", &m->unjudged_mac))
+		return -1;
 	if (!ap || ap->t != J_OBJ)
 		return rd_fail(r, ap ? ap : s, "an object expected", "approximate");
 	return rd_u64(r, ap, "cache", &m->approx_cache) ||

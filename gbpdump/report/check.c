@@ -31,6 +31,8 @@ struct gd_check {
 	const struct vxgbp_profile_info *pi;
 	int no_csum;                 /* the profile's, or --no-checksums */
 	uint64_t unjudged;           /* frames that could not be judged */
+	uint64_t unjudged_mac;       /* frames the tracker could not judge by
+	                                source MAC (VXGBP_TRACK_UNJUDGED_MAC) */
 	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
 	                                asked for (check_judges()): policy.* */
 	char off_why[48];            /* "off in profile linux" */
@@ -439,9 +441,10 @@ void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
 	}
 }
 
-void check_import_unjudged(struct gd_check *c, uint64_t n)
+void check_import_unjudged(struct gd_check *c, uint64_t n, uint64_t mac)
 {
 	c->unjudged = n;
+	c->unjudged_mac = mac;
 }
 
 /* The per-frame findings f of one header, through the profile. */
@@ -509,6 +512,8 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	 * header the tracker followed. */
 	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, fab > 0 ? (unsigned)fab : 0);
+	if (x && (x->unjudged & VXGBP_TRACK_UNJUDGED_MAC))
+		c->unjudged_mac++;
 	for (unsigned i = 0; x && i < x->n_hits; i++)
 		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);
 	/* Every nested VXLAN header, judged on its own. */
@@ -548,6 +553,8 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 			   s->endpoints, s->flows, incomplete ? "true" : "false",
 			   (unsigned long long)s->dropped_endpoints,
 			   (unsigned long long)s->dropped_flows);
+		if (c->unjudged_mac) /* only then: a capture with MACs reads as before */
+			out_printf(o, "\"unjudged_mac\":%llu,", (unsigned long long)c->unjudged_mac);
 		out_printf(o, "\"counts\":{\"MUST\":%llu,\"SHOULD\":%llu,\"INFO\":%llu},\"findings\":[",
 			   (unsigned long long)tot[0], (unsigned long long)tot[1],
 			   (unsigned long long)tot[2]);
@@ -561,6 +568,11 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 	if (c->no_csum)
 		out_str(o, "checksums not verified: ip.bad-checksum, udp.bad-checksum and "
 			"udp.checksum-offload not judged\n");
+	if (c->unjudged_mac)
+		out_printf(o, "%llu frame%s without an inner Ethernet header (VXLAN-GPE carrying "
+			   "IP): gbp.group-conflict by source MAC not judged on %s; tracked by "
+			   "inner IP address\n", (unsigned long long)c->unjudged_mac,
+			   c->unjudged_mac == 1 ? "" : "s", c->unjudged_mac == 1 ? "it" : "them");
 	if (incomplete)
 		out_printf(o, "warning: %s: tables full: %llu endpoints, %llu flows not tracked; "
 			   "cross-frame rules are incomplete\n", limit ? limit : "track budget",
@@ -735,6 +747,7 @@ void check_totals(const struct gd_check *c, struct check_totals *t)
 	t->profile = c->pi->name;
 	t->checksums = !c->no_csum;
 	t->unjudged = c->unjudged;
+	t->unjudged_mac = c->unjudged_mac;
 	for (unsigned r = 0; r < VXGBP_R__COUNT; r++)
 		for (int l = 0; l < 3; l++)
 			t->count[l] += c->cnt[r][l];

@@ -393,6 +393,11 @@ void rp_html_findings(const struct rp_ctx *c)
 		     (unsigned long long)t.count[0], (unsigned long long)t.count[1],
 		     (unsigned long long)t.count[2], (unsigned long long)t.unjudged,
 		     t.unjudged == 1 ? "" : "s");
+	if (t.unjudged_mac)
+		afile_printf(c->a, "<p>%llu frame%s had no inner Ethernet header (VXLAN-GPE carrying "
+			     "IP): gbp.group-conflict by source MAC was not judged on %s; they are "
+			     "tracked by inner IP address.</p>\n", (unsigned long long)t.unjudged_mac,
+			     t.unjudged_mac == 1 ? "" : "s", t.unjudged_mac == 1 ? "it" : "them");
 	rp_svg_timeline(c);
 	if (t.count[0] + t.count[1] + t.count[2] > c->rp->found[0] + c->rp->found[1] +
 	    c->rp->found[2])

@@ -108,13 +108,6 @@ void vxgbp_track_fini(struct vxgbp_track *t)
 	t->st = NULL;
 }
 
-/* The inner frame lies inside the captured bytes (p as the parser filled it). */
-static int inner_ok(const struct vxgbp_pkt *p)
-{
-	return p->inner.l2.off >= 0 && (uint32_t)p->inner.l2.off <= p->caplen &&
-	       p->inner.l2.dst && p->inner.l2.src;
-}
-
 /* Every frame's counters: 1 when it has a VXLAN header (the tables' part
  * follows), else it is counted as other. */
 static inline int count_frame(struct trk_state *st, const struct vxgbp_pkt *p)
@@ -145,7 +138,8 @@ static int frame_all(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t f
 	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
 	if (st->what & VXGBP_TRACK_MATRIX)
 		full |= vxgbpi_matrix_frame(st, p, frame);
-	if ((st->what & VXGBP_TRACK_RULES) && (p->have & VXGBP_HAVE_INNER_L2) && inner_ok(p))
+	if ((st->what & VXGBP_TRACK_RULES) &&
+	    (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)))
 		full |= vxgbpi_rules_frame(st, p, frame, r);
 	if ((st->what & VXGBP_TRACK_FLOWS) && (p->have & VXGBP_HAVE_INNER_L3))
 		full |= vxgbpi_flows_frame(st, p, frame);
@@ -212,6 +206,7 @@ int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t
 		r->findings = 0;
 		r->n_hits = 0;
 		r->full = 0;
+		r->unjudged = 0;
 	}
 	if (!t || !(st = t->st) || !p || !frame)
 		return VXGBP_E_INVAL;

@@ -308,6 +308,31 @@ static inline unsigned trk_group_rule(uint64_t lf, uint16_t lg, uint16_t g, unsi
 	return lf && lg != g ? rule : 0;
 }
 
+/* The inner frame's bytes the recent-frame cache hashes (*len of them):
+ * from its Ethernet header, or for VXLAN-GPE carrying IP (no Ethernet)
+ * from its IP header (l3.src lies 12 bytes into an IPv4 header, 8 into an
+ * IPv6 one), to the end of the capture; NULL when it has neither. */
+static inline const uint8_t *trk_inner(const struct vxgbp_pkt *p, size_t *len)
+{
+	const struct vxgbp_l3 *l3 = &p->inner.l3;
+	const uint8_t *b = NULL;
+	int off = -1;
+
+	if (p->have & VXGBP_HAVE_INNER_L2) {
+		if (p->inner.l2.src)
+			b = p->inner.l2.dst;
+		off = p->inner.l2.off;
+	} else if ((p->have & VXGBP_HAVE_INNER_L3) && l3->src &&
+		   (l3->version == 4 || l3->version == 6)) {
+		b = l3->src - (l3->version == 6 ? 8 : 12);
+		off = l3->off;
+	}
+	if (!b || off < 0 || (uint32_t)off > p->caplen)
+		return NULL;
+	*len = p->caplen - (size_t)off;
+	return b;
+}
+
 /* VXGBP_TRACK_FIRSTS (track_merge.c): a cache slot's first frame. */
 struct trk_dfirst {
 	uint64_t h, frame; /* frame 0: the slot was not used */
@@ -414,7 +439,7 @@ void vxgbpi_flows_free(struct trk_state *st);
 int vxgbpi_firsts_init(struct trk_state *st);
 void vxgbpi_firsts_free(struct trk_state *st);
 void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
-			const struct vxgbp_pkt *p, uint64_t frame);
+			size_t len, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_first_note(struct trk_state *st, const uint64_t *k, unsigned nw, uint64_t h,
 		       const struct vxgbp_pkt *p, uint64_t frame);
 /* The mirrors' table (MATRIX, track_mirror.c): start, give back, count

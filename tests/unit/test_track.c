@@ -1661,6 +1661,52 @@ START_TEST(test_absorb_budget)
 }
 END_TEST
 
+/* A VXLAN-GPE frame (port 4790, Next Protocol IPv4) carrying a UDP
+ * packet 10.0.0.<src> > 10.0.0.2 straight, no Ethernet, into f. */
+static void gpe_ip_frame(struct fbuf *f, uint8_t src)
+{
+	struct vxgbp_eth_spec eth = { { 2, 0, 0, 0, 1, 2 }, { 2, 0, 0, 0, 1, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec ip = { .version = 4, .src = { 10, 0, 0, src }, .dst = { 10, 0, 0, 2 } };
+	struct vxgbp_l4_spec l4 = { .proto = 17, .sport = 40000, .dport = 53 };
+	struct vxgbp_hdr h = { VXGBP_F_I | VXGBP_GPE_F_P, VXGBP_GPE_NP_IPV4, 300, 0 };
+	uint8_t a[256];
+	int n = vxgbp_frame_build(a, sizeof(a), NULL, &ip, &l4, NULL, 0);
+
+	ck_assert_int_gt(n, 0);
+	ip.src[3] = 1;
+	l4.sport = 50000;
+	l4.dport = VXGBP_PORT_GPE;
+	f->len = vxgbp_vxlan_build(f->b, sizeof(f->b), &eth, &ip, &l4, &h, a, (size_t)n);
+	ck_assert_int_gt(f->len, 0);
+	f->p.size = sizeof(f->p);
+	ck_assert_int_eq(vxgbp_pkt_parse(&f->p, f->b, (size_t)f->len, (size_t)f->len, NULL), 0);
+	ck_assert_int_eq(f->p.vx_kind, VXGBP_VX_GPE);
+	ck_assert(!(f->p.have & VXGBP_HAVE_INNER_L2) && (f->p.have & VXGBP_HAVE_INNER_L3));
+}
+
+/* GPE carrying IP has no source MAC: the rules say so on each such frame
+ * (and go on: the same inner packet is still found in the cache). */
+START_TEST(test_unjudged_mac)
+{
+	struct tk k;
+	struct fbuf *f = calloc(1, sizeof(*f));
+	struct fspec x = source(1, 100);
+
+	ck_assert_ptr_nonnull(f);
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	gpe_ip_frame(f, 7);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f->p, ++k.no, &k.r), 0);
+	EXPECT_EQ(k.r.unjudged, VXGBP_TRACK_UNJUDGED_MAC);
+	EXPECT_EQ(feed(&k, &x), 0); /* an Ethernet frame: judged by MAC */
+	EXPECT_EQ(k.r.unjudged, 0);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f->p, ++k.no, &k.r), 0);
+	EXPECT_EQ(k.r.unjudged, VXGBP_TRACK_UNJUDGED_MAC);
+	expect_none(&k);
+	tk_stop(&k);
+	free(f);
+}
+END_TEST
+
 /* ---- mirrors: frames per session they came through ---- */
 
 #define MR_FRAMES 8000
@@ -1828,6 +1874,7 @@ int main(void)
 	tcase_add_test(tc, test_entry_points);
 	tcase_add_test(tc, test_group_conflict);
 	tcase_add_test(tc, test_flow_change);
+	tcase_add_test(tc, test_unjudged_mac);
 	tcase_add_test(tc, test_entry_append);
 	tcase_add_test(tc, test_entry_append_edges);
 	tc = unit_tcase(s, "matrix");

@@ -887,7 +887,13 @@ struct vxgbp_track_result {
 	unsigned n_hits;
 	struct vxgbp_track_hit hit[VXGBP_TRACK_MAX_HITS];
 	unsigned full;            /* VXGBP_TRACK_FULL_*: keys of this frame not stored */
+	unsigned unjudged;        /* since 1.4, VXGBP_TRACK_UNJUDGED_*: the rules'
+	                             keys this frame could not be judged on */
 };
+/* The frame the fabric header carries has no Ethernet header (VXLAN-GPE
+ * carrying IPv4 or IPv6): it is tracked by its inner IP addresses, and
+ * gbp.group-conflict by source MAC (VXGBP_KEY_MAC) is not judged on it. */
+#define VXGBP_TRACK_UNJUDGED_MAC 0x1u
 
 /* Feed one frame: p as parsed (any entry point; frames without VXLAN are
  * counted too), its buffer still in place (the inner frame's bytes, from
