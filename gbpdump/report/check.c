@@ -56,6 +56,7 @@ struct vx_view {
 	int off;                          /* its offset in the frame */
 	unsigned nest;                    /* 0 the first header, 1.. nested */
 	uint8_t kind;                     /* enum vxgbp_vx_kind */
+	uint8_t mirror;                   /* outside the fabric header: a mirror's */
 };
 
 /* Rules judged only when a front end asks for them (by id: a library
@@ -138,9 +139,14 @@ static int put_bits(char *s, size_t n, uint16_t bits)
 	return len;
 }
 
-/* "nested 2: " before what is said of a nested header; its length. */
+/* "nested 2: " before what is said of a nested header, "mirror vni 7: "
+ * (or "mirror nested 1 vni 3010: ") of one outside the fabric header, so
+ * a broken mirror reads apart from a broken fabric; its length. */
 static int nest_prefix(char *s, size_t n, const struct vx_view *hv)
 {
+	if (hv->mirror)
+		return hv->nest ? snprintf(s, n, "mirror nested %u vni %u: ", hv->nest, hv->h->vni)
+				: snprintf(s, n, "mirror vni %u: ", hv->h->vni);
 	return hv->nest ? snprintf(s, n, "nested %u: ", hv->nest) : snprintf(s, n, "%s", "");
 }
 
@@ -267,7 +273,7 @@ static int describe_outer(unsigned r, const struct vx_view *hv, struct first_hit
 static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct vx_view *hv,
 			  struct first_hit *o)
 {
-	char pre[16];
+	char pre[48];
 
 	nest_prefix(pre, sizeof(pre), hv);
 	switch (r) {
@@ -295,7 +301,7 @@ static void describe_label(unsigned r, const struct vx_view *hv, struct first_hi
 	int cal = r == VXGBP_R_CALIPSO_LEN || r == VXGBP_R_CALIPSO_CSUM ||
 		  r == VXGBP_R_CALIPSO_DOI;
 	int oo = cal ? hv->outer->l3.calipso_off : hv->outer->l3.cipso_off;
-	char pre[16];
+	char pre[48];
 
 	nest_prefix(pre, sizeof(pre), hv);
 	o->off = oo >= 0 ? oo : cal ? hv->inner->l3.calipso_off : hv->inner->l3.cipso_off;
@@ -488,9 +494,9 @@ static struct vx_view view_at(const struct vxgbp_pkt *p, unsigned k)
 	const struct vxgbp_nested *n = k ? &p->nested[k - 1] : NULL;
 
 	if (!n)
-		return (struct vx_view){ &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
+		return (struct vx_view){ &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind, 0 };
 	return (struct vx_view){ &n->vx, k > 1 ? &p->nested[k - 2].inner : &p->inner, &n->inner,
-				 n->off, k, n->kind };
+				 n->off, k, n->kind, 0 };
 }
 
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
@@ -505,12 +511,14 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	/* the first header's and the frame's */
+	/* the first header's and the frame's (a mirror's when the fabric
+	 * header is nested) */
+	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, 0);
+	hv.mirror = fab > 0;
 	add_findings(c, rec, p, &hv, p->findings);
 	/* Cross-frame findings, in the order the tracker found them, on the
 	 * header the tracker followed. */
-	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, fab > 0 ? (unsigned)fab : 0);
 	if (x && (x->unjudged & VXGBP_TRACK_UNJUDGED_MAC))
 		c->unjudged_mac++;
@@ -519,6 +527,7 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	/* Every nested VXLAN header, judged on its own. */
 	for (unsigned k = 1; k <= p->n_nested && k <= VXGBP_MAX_NESTED; k++) {
 		hv = view_at(p, k);
+		hv.mirror = (int)k < fab;
 		add_findings(c, rec, p, &hv, p->nested[k - 1].findings);
 	}
 }

@@ -31,6 +31,10 @@
       the four cross-frame rules: each fixtures/check/<rule>.yes.pcap
       raises it in the plugin (with the earlier frame) and in gbpdump on
       the same frames, each <rule>.no.pcap raises it in neither.
+  check.py mirror      --tshark T --plugin P --gbpdump D --capture C
+      a broken mirror: its UDP checksum as tshark verifies it and
+      gbpdump's udp.bad-checksum (layer outer) on the same frames; the
+      fabric header's findings alike in the plugin and gbpdump.
   check.py nested      --tshark T --plugin P --gbpdump D --capture C
       VXLAN inside VXLAN: both headers analysed, the outer one as gbpdump
       sees it, the frame counted once by -z vxgbp,groups.
@@ -820,6 +824,37 @@ def mode_xframe(args):
     return checked
 
 
+
+def mode_mirror(args):
+    """fixtures/mirror-broken.pcap: the mirror's UDP checksum as tshark
+    verifies it (its first UDP header) and gbpdump's udp.bad-checksum on
+    the first VXLAN packet ("outer") agree frame by frame, and at least
+    one frame is bad; the fabric header's findings are gbpdump's
+    "nested[0]" and under the plugin's second vxgbp item."""
+    cap = args.capture
+    rows = tshark_fields(args, cap, ["frame.number", "udp.checksum.status"],
+                         ["-o", "udp.check_checksum:TRUE"] + AS_GBPDUMP)
+    dump = gbpdump_frames(args, cap)
+    pdml = pdml_frames(args, cap, AS_GBPDUMP)
+    bad = 0
+    for fr in sorted(dump):
+        layers = dump[fr].get("finding_layers") or []
+        ours = {"id": "udp.bad-checksum", "layer": "outer"} in layers
+        st = rows[fr]["udp.checksum.status"]
+        theirs = bool(st) and st[0] in ("0", "Bad")
+        bad += ours
+        if ours != theirs:
+            fail(f"mirror frame {fr}", f"tshark checksum status {st}, gbpdump bad {ours}")
+        nested = sorted(x["id"] for x in layers if x["layer"] == "nested[0]")
+        items = pdml[fr].vxgbp
+        got = sorted(items[1].f.get("vxgbp.finding", [])) if len(items) == 2 else None
+        if got != nested:
+            fail(f"mirror frame {fr}", f"fabric header: plugin {got}, gbpdump {nested}")
+    if not bad:
+        fail("mirror", "no frame with a bad mirror UDP checksum")
+    return 1
+
+
 def mode_nested(args):
     """The capture's frames are VXLAN in VXLAN (nested.c): two vxgbp items
     each, the outer one as gbpdump reads it, counted once in the stats."""
@@ -970,7 +1005,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["make-cases", "case", "fixtures", "mutate", "beside",
                                      "flags", "sweep", "xframe", "nested", "ports", "tunnels",
-                                     "rules"])
+                                     "rules", "mirror"])
     for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--specs", "--dir", "--out",
                 "--fixtures", "--capture", "--expect-inner"):
         ap.add_argument(opt)
@@ -994,6 +1029,8 @@ def main():
         checked = mode_xframe(args)
     elif args.mode == "nested":
         checked = mode_nested(args)
+    elif args.mode == "mirror":
+        checked = mode_mirror(args)
     elif args.mode == "ports":
         checked = mode_ports(args)
     elif args.mode == "tunnels":
