@@ -27,10 +27,11 @@
       every flag word once, the inner frame ICMP or UDP from or to a VXLAN
       or VXLAN-GPE port: the plugin's findings and gbpdump --json's are the
       same set on every frame.
-  check.py xframe      --tshark T --plugin P --gbpdump D --fixtures ROOT
+  check.py xframe      --tshark T --plugin P --gbpdump D --fixtures ROOT --gbpgen G --out DIR
       the four cross-frame rules: each fixtures/check/<rule>.yes.pcap
       raises it in the plugin (with the earlier frame) and in gbpdump on
-      the same frames, each <rule>.no.pcap raises it in neither.
+      the same frames, each <rule>.no.pcap raises it in neither; through
+      a VXLAN mirror, under the fabric header's vxgbp item (pdml, json).
   check.py mirror      --tshark T --plugin P --gbpdump D --capture C
       a broken mirror: its UDP checksum as tshark verifies it and
       gbpdump's udp.bad-checksum (layer outer) on the same frames; the
@@ -821,8 +822,51 @@ def mode_xframe(args):
                     fail(where, f"frame {fr}: earlier frames {prev}")
             check_expert(where, rows, set(CROSS_FRAME))
             checked += 1
-    return checked
+    return checked + xframe_mirror(args)
 
+
+# The fabric through a VXLAN mirror (VNI 7): the same host sends with group
+# 0x200, then 0x300; the second frame's cross-frame findings.
+XFRAME_MIRROR = ["sport=51001 idport=1 vni=100 gbp=0x200 wrap=vxlan,vni=7,sport=65101",
+                 "sport=51002 idport=2 vni=100 gbp=0x300 wrap=vxlan,vni=7,sport=65102"]
+
+
+def json_layers(pairs):
+    """tshark -T json repeats a key for a protocol seen twice: keep each."""
+    d = {}
+    for k, v in pairs:
+        d.setdefault(k, []).append(v)
+    return d
+
+
+def xframe_mirror(args):
+    """Through a mirror, the tracker follows the nested fabric header, and
+    the plugin shows its cross-frame findings under that header's item
+    (the second vxgbp item), as gbpdump --json locates them on "nested[0]";
+    the mirror's item has none.  tshark -T pdml and -T json (-V's tree)."""
+    os.makedirs(args.out, exist_ok=True)
+    os.chmod(args.out, 0o755)
+    cap = gbpgen(args, os.path.join(args.out, "xframe-mirror.pcap"), XFRAME_MIRROR)
+    rows = pdml_frames(args, cap, AS_GBPDUMP)
+    dump = gbpdump_frames(args, cap)
+    where = "xframe mirror frame 2"
+    want = sorted(CROSS_FRAME[2:])
+    located = sorted(x["id"] for x in dump[2].get("finding_layers") or []
+                     if x["layer"] == "nested[0]")
+    if sorted(set(located)) != want:
+        fail(where, f"gbpdump --json locates {located} on nested[0], want {want}")
+    per = [sorted(set(x.f.get("vxgbp.finding", []))) for x in rows[2].vxgbp]
+    if per != [[], want]:
+        fail(where, f"pdml: findings per vxgbp item {per}, want [[], {want}]")
+    if [x.has("vxgbp.xframe.prev") for x in rows[2].vxgbp] != [False, True]:
+        fail(where, "pdml: vxgbp.xframe.prev not under the fabric header's item only")
+    out = tshark_raw(args, cap, ["-T", "json", "-O", "vxgbp"] + AS_GBPDUMP)
+    pkts = json.loads(out, object_pairs_hook=json_layers)
+    items = pkts[1]["_source"][0]["layers"][0].get("vxgbp", []) if len(pkts) > 1 else []
+    text = [json.dumps(x) for x in items]
+    if len(text) != 2 or "gbp.group-conflict" in text[0] or "gbp.group-conflict" not in text[1]:
+        fail(where, f"-T json: {len(text)} vxgbp layers; gbp.group-conflict not in the second alone")
+    return 1
 
 
 def mode_mirror(args):
