@@ -532,6 +532,10 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t
 	    (guint32)p->vxlan_off == rec->loc[0].off) {
 		v->p = p;
 		v->findings = p->findings;
+		/* the tunnel layers' own (a mirror's checksums): under the
+		 * first header, as gbpdump --json lists them with the frame's */
+		for (unsigned k = 0; k < p->n_encap && k < VXGBP_MAX_ENCAP; k++)
+			v->findings |= p->encap_findings[k];
 		v->outer = TRUE;
 		return TRUE;
 	}

@@ -361,21 +361,20 @@ static void describe_cross(const struct vx_view *hv, const struct vxgbp_track_hi
 	}
 }
 
-/* Count rule r on this frame; describe its first occurrences.  hv: the
- * header it belongs to (NULL: the frame has none); x: the tracker's hit
- * for a cross-frame rule, else NULL. */
-static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, const struct vx_view *hv,
-		const struct vxgbp_track_hit *x)
+/* Count rule r on this frame at its level under the profile for hv's
+ * header: the first occurrence to describe (its frame filled in), or NULL
+ * (not judged, or enough kept). */
+static struct first_hit *count_hit(struct gd_check *c, unsigned r, const struct gd_rec *rec,
+				   const struct vx_view *hv)
 {
 	int lv = level_of(c, r, hv);
 	struct first_hit *o;
 
 	if (lv == VXGBP_LEVEL_OFF)
-		return;
+		return NULL;
 	c->cnt[r][lv]++;
 	if (c->n_first[r][lv] >= CHECK_FIRST)
-		return;
+		return NULL;
 	o = &c->first[r][lv][c->n_first[r][lv]++];
 	o->frame = rec->no;
 	o->rec_off = rec->off;
@@ -383,6 +382,20 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 	o->sec = rec->sec;
 	o->nsec = rec->nsec;
 	o->level = (unsigned char)lv;
+	return o;
+}
+
+/* Count rule r on this frame; describe its first occurrences.  hv: the
+ * header it belongs to (NULL: the frame has none); x: the tracker's hit
+ * for a cross-frame rule, else NULL. */
+static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p, const struct vx_view *hv,
+		const struct vxgbp_track_hit *x)
+{
+	struct first_hit *o = count_hit(c, r, rec, hv);
+
+	if (!o)
+		return;
 	o->off = hv ? hv->off : p->err_off;
 	if (!hv)
 		describe_err(p, o, r == VXGBP_R_UNJUDGED ? "no VXLAN header found: " : "");
@@ -453,6 +466,35 @@ void check_import_unjudged(struct gd_check *c, uint64_t n, uint64_t mac)
 	c->unjudged_mac = mac;
 }
 
+/* What the delivery of tunnel layer i breaks (its IPv4 header checksum, a
+ * Geneve layer's UDP checksum): a mirror's own headers, described as its
+ * ("mirror Geneve vni 77: UDP checksum does not match"). */
+static void add_encap(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
+		      unsigned i)
+{
+	const struct vxgbp_encap *e = &p->encap[i];
+	const struct vxgbp_encap_info *ei = vxgbp_encap_get(e->kind);
+	uint32_t id = 0;
+	int m = vxgbp_pkt_mirror(p, c->fabric, &id);
+	const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(m > 0 ? (unsigned)m : 0);
+	char who[48];
+
+	if (mi && !strcmp(mi->key, ei ? ei->key : "") && mi->id_name)
+		snprintf(who, sizeof(who), "mirror %s %s %u", mi->name, mi->id_name, id);
+	else
+		snprintf(who, sizeof(who), "tunnel %u (%s)", i, ei ? ei->name : "?");
+	for (uint64_t f = p->encap_findings[i]; f; f &= f - 1) {
+		unsigned r = (unsigned)__builtin_ctzll(f);
+		struct first_hit *o = count_hit(c, r, rec, NULL);
+
+		if (!o)
+			continue;
+		o->off = e->off;
+		snprintf(o->what, sizeof(o->what), "%s: %s does not match", who,
+			 r == VXGBP_R_IP_CSUM ? "IPv4 header checksum" : "UDP checksum");
+	}
+}
+
 /* The per-frame findings f of one header, through the profile. */
 static void add_findings(struct gd_check *c, const struct gd_rec *rec,
 			 const struct vxgbp_pkt *p, const struct vx_view *hv, uint64_t f)
@@ -511,8 +553,11 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	/* the first header's and the frame's (a mirror's when the fabric
-	 * header is nested) */
+	/* the tunnel layers' own, the first header's and the frame's (a
+	 * mirror's when the fabric header is nested) */
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+		if (p->encap_findings[i])
+			add_encap(c, rec, p, i);
 	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, 0);
 	hv.mirror = fab > 0;

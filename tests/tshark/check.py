@@ -872,8 +872,8 @@ def xframe_mirror(args):
 def mode_mirror(args):
     """fixtures/mirror-broken.pcap: the mirror's UDP checksum as tshark
     verifies it (its first UDP header) and gbpdump's udp.bad-checksum on
-    the first VXLAN packet ("outer") agree frame by frame, and at least
-    one frame is bad; the fabric header's findings are gbpdump's
+    the first VXLAN packet ("outer") or the Geneve mirror's layer
+    ("encap[0]") agree frame by frame, and at least one frame is bad; the fabric header's findings are gbpdump's
     "nested[0]" and under the plugin's second vxgbp item."""
     cap = args.capture
     rows = tshark_fields(args, cap, ["frame.number", "udp.checksum.status"],
@@ -883,7 +883,10 @@ def mode_mirror(args):
     bad = 0
     for fr in sorted(dump):
         layers = dump[fr].get("finding_layers") or []
-        ours = {"id": "udp.bad-checksum", "layer": "outer"} in layers
+        # the first UDP header is a VXLAN mirror's ("outer") or a Geneve
+        # mirror's ("encap[0]")
+        ours = any(x["id"] == "udp.bad-checksum" and x["layer"] in ("outer", "encap[0]")
+                   for x in layers)
         st = rows[fr]["udp.checksum.status"]
         theirs = bool(st) and st[0] in ("0", "Bad")
         bad += ours
@@ -891,7 +894,10 @@ def mode_mirror(args):
             fail(f"mirror frame {fr}", f"tshark checksum status {st}, gbpdump bad {ours}")
         nested = sorted(x["id"] for x in layers if x["layer"] == "nested[0]")
         items = pdml[fr].vxgbp
-        got = sorted(items[1].f.get("vxgbp.finding", [])) if len(items) == 2 else None
+        if len(items) != len(dump[fr].get("nested") or []) + 1:
+            fail(f"mirror frame {fr}", f"{len(items)} vxgbp items")
+            continue
+        got = sorted(items[1].f.get("vxgbp.finding", [])) if len(items) == 2 else nested
         if got != nested:
             fail(f"mirror frame {fr}", f"fabric header: plugin {got}, gbpdump {nested}")
     if not bad:

@@ -422,6 +422,28 @@ START_TEST(test_nested)
 }
 END_TEST
 
+/* A tunnel's own delivery judged apart (encap_findings): a wrong IPv4
+ * header checksum on the GRE packet that carries ERSPAN is that layer's,
+ * not the VXLAN packet's. */
+START_TEST(test_encap_findings)
+{
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	size_t len = erspan_frame(2, 0);
+
+	opts(&o);
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	EXPECT_EQ(p.encap_findings[0], 0);
+	F[14 + 10] ^= 0x5a; /* the delivering IPv4 header's checksum */
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	expect_found(&p, 1);
+	EXPECT_EQ(p.encap_findings[0], VXGBP_RB(VXGBP_R_IP_CSUM));
+	o.flags |= VXGBP_PARSE_NO_CSUM; /* not verified: not judged */
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	EXPECT_EQ(p.encap_findings[0], 0);
+}
+END_TEST
+
 /* The mirror a frame came through (vxgbp_pkt_mirror()): the outermost
  * session around the fabric header, by fabric mode. */
 START_TEST(test_mirror)
@@ -722,6 +744,7 @@ int main(void)
 	tcase_add_test(tc, test_encap_depth);
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_mirror);
+	tcase_add_test(tc, test_encap_findings);
 	tcase_add_test(tc, test_gpe);
 	tcase_add_test(tc, test_big_tcp);
 	tcase_add_test(tc, test_csum_offload);

@@ -622,6 +622,10 @@ struct vxgbp_pkt {
 		uint32_t ifindex;      /* SLL2: the interface index; SLL: 0 */
 		const uint8_t *addr;   /* min(addr_len, 8) bytes into the frame */
 	} cooked;
+	/* Since 1.4: the rules the delivery of tunnel layer encap[i] breaks
+	 * (a mirror's own headers: its IPv4 header checksum, a Geneve
+	 * layer's UDP checksum), not in findings; the first n_encap only. */
+	uint64_t encap_findings[VXGBP_MAX_ENCAP];
 };
 
 /* Size-versioned (docs/api.md): start it with vxgbp_parse_opts_init(), or
