@@ -532,6 +532,10 @@ static gboolean frame_parse(tvbuff_t *tvb, packet_info *pinfo, const frame_rec_t
 	    (guint32)p->vxlan_off == rec->loc[0].off) {
 		v->p = p;
 		v->findings = p->findings;
+		/* the tunnel layers' own (a mirror's checksums): under the
+		 * first header, as gbpdump --json lists them with the frame's */
+		for (unsigned k = 0; k < p->n_encap && k < VXGBP_MAX_ENCAP; k++)
+			v->findings |= p->encap_findings[k];
 		v->outer = TRUE;
 		return TRUE;
 	}
@@ -954,6 +958,25 @@ static gboolean frame_reaches(const struct vxgbp_pkt *fp, guint32 off)
 	return fp->vxlan_off >= 0 && (guint32)fp->vxlan_off == off;
 }
 
+/* The header of rec the cross-frame findings belong to: the fabric
+ * header the tracker followed (vxgbp_pkt_fabric() of fp, the whole
+ * frame's parse), found among rec's headers by its offset in the frame;
+ * 0 (the first) without fp or when it is not among them. */
+static guint fabric_loc(const frame_rec_t *rec, const struct vxgbp_pkt *fp)
+{
+	int k = fp ? vxgbp_pkt_fabric(fp, (unsigned)pref_fabric) : 0;
+	int off;
+	guint i;
+
+	if (k <= 0 || k > fp->n_nested || k > VXGBP_MAX_NESTED)
+		return 0;
+	off = fp->nested[k - 1].off;
+	for (i = 0; off >= 0 && i < rec->n; i++)
+		if (rec->loc[i].ds == 0 && rec->loc[i].off == (guint32)off)
+			return i;
+	return 0;
+}
+
 static void tap_frame(packet_info *pinfo, const vx_view_t *v, guint64 findings)
 {
 	vxgbp_tap_info_t *tap = wmem_new0(pinfo->pool, vxgbp_tap_info_t);
@@ -968,15 +991,16 @@ static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 			      void *data _U_)
 {
 	const struct vxgbp_pkt *fp = NULL; /* the whole frame's parse */
+	const struct vxgbp_track_result *xf = NULL; /* the tracker's on this frame */
 	wmem_strbuf_t *info;
 	frame_rec_t *rec;
-	guint i;
+	guint i, fab = 0;
 
 	if (hf_vxlan < 0 || !pinfo->fd || !(rec = frame_rec(pinfo, tree)))
 		return 0;
 	info = wmem_strbuf_new(pinfo->pool, "");
 	for (i = 0; i < rec->n; i++) {
-		const struct vxgbp_track_result *x = NULL;
+		const struct vxgbp_track_result *x;
 		guint64 all;
 		vx_view_t v;
 
@@ -987,12 +1011,15 @@ static int dissect_vxgbp_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 		else if (fp && rec->loc[i].ds == 0 && !frame_reaches(fp, rec->loc[i].off))
 			v.findings = 0;
 		/* the outermost header, when it is VXLAN by the port rule, as
-		 * gbpdump feeds its tracker and counts */
-		if (i == 0 && rec->loc[0].as != AS_SPORT)
-			x = xframe_of(pinfo, rec, &v);
+		 * gbpdump feeds its tracker and counts; the tracker's findings
+		 * are shown on the header it followed, as gbpdump locates them */
+		if (i == 0 && rec->loc[0].as != AS_SPORT) {
+			xf = xframe_of(pinfo, rec, &v);
+			fab = fabric_loc(rec, fp);
+			tap_frame(pinfo, &v, v.findings | (xf ? xf->findings : 0));
+		}
+		x = i == fab ? xf : NULL;
 		all = v.findings | (x ? x->findings : 0);
-		if (i == 0 && rec->loc[0].as != AS_SPORT)
-			tap_frame(pinfo, &v, all);
 		/* without a tree too: the expert infos are tapped */
 		add_view(tree, pinfo, &v, x);
 		info_append(pinfo, info, &v, all);

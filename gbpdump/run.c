@@ -505,6 +505,13 @@ static void track_warn(const struct run *r, const struct opts *o,
 {
 	if (!r->trk || o->check || !s->full)
 		return;
+	if (s->full & VXGBP_TRACK_FULL_MIRRORS) /* a table of its own, not the budget's */
+		fprintf(stderr, "gbpdump: warning: mirror table full: %llu frames (%llu bytes) "
+			"through more mirrors not counted per mirror\n",
+			(unsigned long long)s->dropped_mirrors,
+			(unsigned long long)s->dropped_mirror_bytes);
+	if (!(s->full & ~VXGBP_TRACK_FULL_MIRRORS))
+		return;
 	if (o->stats)
 		fprintf(stderr, "gbpdump: warning: %s: tables full: %llu frames not counted per "
 			"VNI, %llu frames (%llu bytes) not in the matrix, %llu endpoints not "

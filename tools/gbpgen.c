@@ -466,7 +466,7 @@ static const char *const wrap_names[W__COUNT + 1] = {
 enum wrap_param {
 	WP_SRC, WP_DST, WP_TTL, WP_SMAC, WP_DMAC, WP_PROTO, WP_KEY, WP_SEQ, WP_CSUM,
 	WP_SESSION, WP_VLAN, WP_INDEX, WP_VNI, WP_OPT, WP_OAM, WP_SPORT, WP_DPORT,
-	WP_GBP, WP_FLAGS, WP_LABEL, WP_LABELS,
+	WP_GBP, WP_FLAGS, WP_RSVD, WP_LABEL, WP_LABELS,
 };
 
 static const struct {
@@ -483,7 +483,7 @@ static const struct {
 	{ "proto", WP_PROTO, WB(W_GRE) | WB(W_GENEVE), 0 },
 	{ "key", WP_KEY, WB(W_GRE), 0xffffffffu },
 	{ "seq", WP_SEQ, WB(W_GRE) | WB(W_ERSPAN2) | WB(W_ERSPAN3), 0xffffffffu },
-	{ "csum", WP_CSUM, WB(W_GRE) | W_UDP, 1 },
+	{ "csum", WP_CSUM, WB(W_GRE) | W_UDP, 0 },
 	{ "session", WP_SESSION, WB(W_ERSPAN2) | WB(W_ERSPAN3), 0x3ff },
 	{ "vlan", WP_VLAN, WB(W_ERSPAN2) | WB(W_ERSPAN3), 0xfff },
 	{ "index", WP_INDEX, WB(W_ERSPAN2), 0xfffff },
@@ -495,6 +495,7 @@ static const struct {
 	{ "dport", WP_DPORT, W_UDP, 0xffff },
 	{ "gbp", WP_GBP, WB(W_VXLAN), 0xffff },
 	{ "flags", WP_FLAGS, WB(W_VXLAN), 0xffff },
+	{ "rsvd", WP_RSVD, WB(W_VXLAN), 0xff },
 	{ "label", WP_LABEL, WB(W_MPLS), 0xfffff },
 	{ "labels", WP_LABELS, WB(W_MPLS), 4 },
 };
@@ -559,6 +560,8 @@ static int wrap_proto(struct wrap *w, const char *val)
 	return 0;
 }
 
+static int wrap_set_num(struct wrap *w, enum wrap_param p, unsigned long long v);
+
 /* The parameters that are not a plain number. */
 static int wrap_set_text(struct wrap *w, enum wrap_param p, const char *val)
 {
@@ -578,6 +581,14 @@ static int wrap_set_text(struct wrap *w, enum wrap_param p, const char *val)
 			return -1;
 		w->t.options_len = n;
 		return 0;
+	case WP_CSUM: /* 0, 1; bad: a wrong UDP checksum (a broken mirror) */
+		if (!strcmp(val, "bad") && w->kind != W_GRE) {
+			w->udp.csum_mode = VXGBP_CSUM_BAD;
+			return 0;
+		}
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return -1;
+		return wrap_set_num(w, p, val[0] == '1');
 	default:
 		return -1;
 	}
@@ -604,6 +615,7 @@ static int wrap_set_num(struct wrap *w, enum wrap_param p, unsigned long long v)
 	case WP_DPORT: w->udp.dport = (uint16_t)v; break;
 	case WP_GBP: w->hdr.flags |= VXGBP_F_G; w->hdr.group = (uint16_t)v; break;
 	case WP_FLAGS: w->hdr.flags = (uint16_t)v; break;
+	case WP_RSVD: w->hdr.rsvd = (uint8_t)v; break;
 	case WP_LABELS:
 		if (!v)
 			return -1;
@@ -849,9 +861,9 @@ static void usage(FILE *f)
 "  erspan2  GRE 0x88be, seq=N, session=N, vlan=N, index=N\n"
 "  erspan3  GRE 0x22eb, seq=N, session=N, vlan=N, timestamp=N\n"
 "  geneve   UDP 6081: vni=N, opt=HEX (whole options), oam=0|1, proto= as gre,\n"
-"           sport=N, dport=N, csum=0|1\n"
+"           sport=N, dport=N, csum=0|1|bad\n"
 "  vxlan    UDP 4789: vni=N (1000+k), gbp=ID, flags=0xHHHH, sport=N, dport=N,\n"
-"           csum=0|1 (carries Ethernet)\n"
+"           rsvd=N, csum=0|1|bad (carries Ethernet)\n"
 "  ip       IP in IP: protocol 4 or 41 by what it carries\n"
 "  mpls     a label stack: label=N (1000), labels=1..4 (delivered by Ethernet\n"
 "           0x8847, or proto=mpls of a gre/geneve layer)\n"

@@ -26,6 +26,7 @@ void msum_free(struct msum *m)
 	free(m->o.filter);
 	free(m->vnis);
 	free(m->groups);
+	free(m->mirrors);
 	free(m->pairs);
 	free(m->eps);
 	free(m->flows);
@@ -107,6 +108,8 @@ const char *msum_unordered(const struct msum *m, size_t *row)
 		return "vnis";
 	if (!ascending(m->groups, m->ngroups, sizeof(*m->groups), count_cmp, row))
 		return "groups";
+	if (!ascending(m->mirrors, m->nmirrors, sizeof(*m->mirrors), count_cmp, row))
+		return "mirrors";
 	if (!ascending(m->pairs, m->npairs, sizeof(*m->pairs), pair_cmp, row))
 		return "pairs";
 	if (!ascending(m->eps, m->neps, sizeof(*m->eps), ep_cmp, row))
@@ -253,6 +256,27 @@ static int entries(const struct vxgbp_track *t, enum vxgbp_track_kind kind,
 	return 0;
 }
 
+/* The frames per mirror, keyed as MSUM_MIRROR_KEY. */
+static int mirrors_from(const struct vxgbp_track *t, const struct vxgbp_track_summary *s,
+			struct msum *m)
+{
+	struct vxgbp_track_mirror *v = calloc(s->mirrors ? s->mirrors : 1, sizeof(*v));
+	int n = v ? vxgbp_track_mirrors(t, v, s->mirrors) : -1;
+
+	if (n < 0 || !(m->mirrors = calloc(n ? (size_t)n : 1, sizeof(*m->mirrors)))) {
+		free(v);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		m->mirrors[i] = (struct vxgbp_track_count){ MSUM_MIRROR_KEY(v[i].kind, v[i].id),
+							    v[i].frames, v[i].bytes };
+	m->nmirrors = (size_t)n;
+	m->d_mirrors = s->dropped_mirrors;
+	m->d_mirror_bytes = s->dropped_mirror_bytes;
+	free(v);
+	return 0;
+}
+
 static int counts_from(const struct vxgbp_track *t, struct msum *m)
 {
 	struct vxgbp_track_summary s = { .size = sizeof(s) };
@@ -289,7 +313,7 @@ static int counts_from(const struct vxgbp_track *t, struct msum *m)
 			return -1;
 		m->ngroups = (size_t)ng;
 	}
-	return 0;
+	return mirrors_from(t, &s, m);
 }
 
 static int cache_from(const struct vxgbp_track *t, struct msum *m)
@@ -391,8 +415,10 @@ static void mode_only(struct msum *m, int check)
 		m->eps[k++] = *e;
 	}
 	m->neps = k;
-	if (check)
-		m->nvnis = m->ngroups = m->npairs = 0;
+	if (check) {
+		m->nvnis = m->ngroups = m->npairs = m->nmirrors = 0;
+		m->d_mirrors = m->d_mirror_bytes = 0;
+	}
 	else
 		m->nflows = 0;
 }
@@ -422,6 +448,7 @@ int msum_from_run(struct msum *m, const struct msum_run *r, const struct vxgbp_t
 
 		check_totals(c, &tt);
 		m->unjudged = tt.unjudged;
+		m->unjudged_mac = tt.unjudged_mac;
 		snprintf(m->o.profile, sizeof(m->o.profile), "%s", tt.profile);
 	}
 	if (counts_from(t, m) < 0 ||
@@ -724,7 +751,8 @@ static void add_numbers(struct app *p, struct msum *a, const struct msum *b)
 #define ADD(f) add_u64(p, &a->f, b->f)
 	ADD(records); ADD(frames); ADD(bytes); ADD(vxlan); ADD(gbp); ADD(other);
 	ADD(unparsed); ADD(unjudged); ADD(d_eps); ADD(d_flows); ADD(d_vnis); ADD(d_pairs);
-	ADD(d_pair_bytes); ADD(approx_cache); ADD(approx_budget);
+	ADD(d_pair_bytes); ADD(approx_cache); ADD(approx_budget); ADD(d_mirrors);
+	ADD(d_mirror_bytes); ADD(unjudged_mac);
 #undef ADD
 }
 
@@ -745,6 +773,8 @@ int msum_append(struct msum *a, const struct msum *b, const char *path)
 			 count_cmp, EK_COUNT) < 0 ||
 	    merge_sorted(&p, (void **)&a->groups, &a->ngroups, b->groups, b->ngroups,
 			 sizeof(*a->groups), count_cmp, EK_COUNT) < 0 ||
+	    merge_sorted(&p, (void **)&a->mirrors, &a->nmirrors, b->mirrors, b->nmirrors,
+			 sizeof(*a->mirrors), count_cmp, EK_COUNT) < 0 ||
 	    merge_sorted(&p, (void **)&a->pairs, &a->npairs, b->pairs, b->npairs,
 			 sizeof(*a->pairs), pair_cmp, EK_PAIR) < 0 ||
 	    merge_sorted(&p, (void **)&a->eps, &a->neps, b->eps, b->neps, sizeof(*a->eps),
@@ -842,6 +872,31 @@ static void approx_line(const struct msum *m, struct gd_out *o)
 			   (unsigned long long)m->approx_budget, m->approx_budget == 1 ? "" : "s");
 }
 
+/* The summary's mirrors as the tracker gives them, and their totals.
+ * 0, -1 when memory ran out, -2 when a total would pass 2^64-1 (tb->m is
+ * then the caller's to free). */
+static int mirrors_of(const struct msum *m, struct stats_tables *tb)
+{
+	if (!(tb->m = calloc(m->nmirrors ? m->nmirrors : 1, sizeof(*tb->m))))
+		return -1;
+	tb->s.mirror_frames = m->d_mirrors;
+	tb->s.mirror_bytes = m->d_mirror_bytes;
+	for (size_t i = 0; i < m->nmirrors; i++) {
+		const struct vxgbp_track_count *c = &m->mirrors[i];
+
+		tb->m[i] = (struct vxgbp_track_mirror){ c->key >> 24, c->key & MSUM_MIRROR_ID_MAX,
+							c->frames, c->bytes };
+		if (__builtin_add_overflow(tb->s.mirror_frames, c->frames, &tb->s.mirror_frames) ||
+		    __builtin_add_overflow(tb->s.mirror_bytes, c->bytes, &tb->s.mirror_bytes))
+			return -2;
+	}
+	tb->nm = (int)m->nmirrors;
+	tb->s.mirrors = m->nmirrors;
+	tb->s.dropped_mirrors = m->d_mirrors;
+	tb->s.dropped_mirror_bytes = m->d_mirror_bytes;
+	return 0;
+}
+
 static int print_stats(const struct msum *m, struct gd_out *o, int json,
 		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy)
 {
@@ -866,10 +921,19 @@ static int print_stats(const struct msum *m, struct gd_out *o, int json,
 	tb.ng = (int)m->ngroups;
 	tb.nc = nc;
 	tb.error = m->error;
+	if ((nc = mirrors_of(m, &tb)) < 0) {
+		if (nc == -2)
+			fprintf(stderr, "gbpdump: --merge: the frames through mirrors pass 2^64-1 "
+				"frames or bytes: not merged\n");
+		free(tb.c);
+		free(tb.m);
+		return nc;
+	}
 	stats_print_tables(&tb, o, groups, json, policy, json ? &tail : NULL);
 	if (!json)
 		approx_line(m, o);
 	free(tb.c);
+	free(tb.m);
 	return 0;
 }
 
@@ -910,7 +974,7 @@ static int print_check(const struct msum *m, struct gd_out *o, int json)
 						     f->first[j].what };
 		check_import(c, f->rule, f->level, f->count, occ, f->n);
 	}
-	check_import_unjudged(c, m->unjudged);
+	check_import_unjudged(c, m->unjudged, m->unjudged_mac);
 	if (m->error) /* a capture was cut short: no verdict, as its run gave none */
 		check_set_error(c, 1, m->error);
 	track_sum(m, &s);

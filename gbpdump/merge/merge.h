@@ -30,6 +30,12 @@
  * hash: a slot number above it cannot come from this library). */
 #define MSUM_SLOTS 65536u
 
+/* A mirror (vxgbp_track_mirror) as a count's key: its kind above the 24
+ * bits of its id (a VNI; an ERSPAN session has 10), so the counts sort as
+ * vxgbp_track_mirrors() gives them. */
+#define MSUM_MIRROR_KEY(kind, id) ((uint32_t)(kind) << 24 | (uint32_t)(id))
+#define MSUM_MIRROR_ID_MAX 0xffffffu
+
 /* One first occurrence of a rule (what check_rule_next gives). */
 struct msum_occ {
 	uint64_t frame;
@@ -74,6 +80,7 @@ struct msum {
 	size_t nin;
 	uint64_t records;       /* of all the inputs */
 	uint64_t frames, bytes, vxlan, gbp, other, unparsed, unjudged;
+	uint64_t unjudged_mac;  /* --check: frames not judged by source MAC */
 	uint64_t d_eps, d_flows, d_vnis, d_pairs, d_pair_bytes; /* dropped */
 	uint64_t approx_cache;  /* policy re-sightings across an input boundary
 	                           on a GBP frame (the endpoint and flow updates
@@ -81,6 +88,9 @@ struct msum {
 	uint64_t approx_budget; /* inputs whose tables were full */
 	struct vxgbp_track_count *vnis, *groups;
 	size_t nvnis, ngroups;
+	struct vxgbp_track_count *mirrors; /* key: MSUM_MIRROR_KEY(kind, id) */
+	size_t nmirrors;
+	uint64_t d_mirrors, d_mirror_bytes; /* frames of mirrors not stored */
 	struct vxgbp_track_entry *pairs, *eps, *flows;
 	size_t npairs, neps, nflows;
 	struct vxgbp_track_cached *cfirst, *clast; /* [TRK slots] by slot; frame 0 unused */

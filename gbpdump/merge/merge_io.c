@@ -219,6 +219,30 @@ static void write_findings(const struct msum *m, struct gd_out *o)
 	out_putc(o, ']');
 }
 
+/* ,"mirrors":[{"type":..,"id":N,"frames":N,"bytes":N}] and
+ * ,"dropped_mirrors":[frames,bytes], each only when there is one: a
+ * capture that came through no mirror has the summary it had before. */
+static void write_mirrors(const struct msum *m, struct gd_out *o)
+{
+	if (m->nmirrors)
+		out_str(o, ",\"mirrors\":[");
+	for (size_t i = 0; i < m->nmirrors; i++) {
+		const struct vxgbp_track_count *c = &m->mirrors[i];
+		const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(c->key >> 24);
+
+		out_str(o, i ? ",{\"type\":" : "{\"type\":");
+		out_json_str(o, mi ? mi->key : "?");
+		out_printf(o, ",\"id\":%u,\"frames\":%llu,\"bytes\":%llu}",
+			   c->key & MSUM_MIRROR_ID_MAX, (unsigned long long)c->frames,
+			   (unsigned long long)c->bytes);
+	}
+	if (m->nmirrors)
+		out_putc(o, ']');
+	if (m->d_mirrors || m->d_mirror_bytes)
+		out_printf(o, ",\"dropped_mirrors\":[%llu,%llu]",
+			   (unsigned long long)m->d_mirrors, (unsigned long long)m->d_mirror_bytes);
+}
+
 void msum_write(const struct msum *m, struct gd_out *o)
 {
 	out_printf(o, ",\"summary\":{\"version\":%d,", MSUM_VERSION);
@@ -242,12 +266,15 @@ void msum_write(const struct msum *m, struct gd_out *o)
 		   (unsigned long long)m->d_vnis, (unsigned long long)m->d_pairs,
 		   (unsigned long long)m->d_pair_bytes, (unsigned long long)m->approx_cache,
 		   (unsigned long long)m->approx_budget);
+	if (m->unjudged_mac) /* optional: a summary with none reads as before */
+		out_printf(o, ",\"unjudged_mac\":%llu", (unsigned long long)m->unjudged_mac);
 	if (m->error) {
 		out_str(o, ",\"error\":");
 		out_json_str(o, m->error);
 	}
 	write_counts(o, "vnis", m->vnis, m->nvnis, 0);
 	write_counts(o, "groups", m->groups, m->ngroups, 1);
+	write_mirrors(m, o);
 	write_keys(m, o);
 	if (m->o.check) {
 		write_cache(m, o, 1);
@@ -441,6 +468,48 @@ static int read_counts(struct rd *r, const struct jv *s, const char *key, int gr
 	}
 	*n = (size_t)k;
 	return 0;
+}
+
+static const char *const cols_mirror[] = { "type", "id", "frames", "bytes" };
+
+/* A mirror's "type": its kind (vxgbp_mirror_get's key), or -1. */
+static int mirror_kind(struct rd *r, const struct jv *at, const char *s)
+{
+	for (unsigned k = 1; vxgbp_mirror_get(k); k++)
+		if (!strcmp(s, vxgbp_mirror_get(k)->key))
+			return (int)k;
+	return rd_fail(r, at, "not a mirror type this gbpdump knows", "type");
+}
+
+/* "mirrors" and "dropped_mirrors": absent from a summary of a capture
+ * through none, and from every summary made before they were. */
+static int read_mirrors(struct rd *r, const struct jv *s, struct msum *m)
+{
+	const struct jv *a = NULL, *d = jget(s, "dropped_mirrors");
+	const char *str = NULL;
+	uint64_t v[3] = { 0 };
+	long k = jget(s, "mirrors") ? ROWS(r, s, "mirrors", cols_mirror, &a) : 0;
+	int kind;
+
+	if (k < 0 || !(m->mirrors = rd_alloc(r, s, (size_t)k, sizeof(*m->mirrors))))
+		return -1;
+	for (long i = 0; i < k; i++) {
+		const struct jv *w = a->a[i];
+
+		if (col_str(r, w, 0, &str) || (kind = mirror_kind(r, w->a[0], str)) < 0 ||
+		    col(r, w, 1, 0, MSUM_MIRROR_ID_MAX, &v[0]) ||
+		    col(r, w, 2, 0, UINT64_MAX, &v[1]) || col(r, w, 3, 0, UINT64_MAX, &v[2]))
+			return -1;
+		m->mirrors[i] = (struct vxgbp_track_count){ MSUM_MIRROR_KEY(kind, v[0]), v[1],
+							    v[2] };
+	}
+	m->nmirrors = (size_t)k;
+	if (!d)
+		return 0;
+	if (d->t != J_ARR || d->n != 2)
+		return rd_fail(r, d, "an array of 2 counts expected", "dropped_mirrors");
+	return rd_int(r, d->a[0], "dropped_mirrors", 0, UINT64_MAX, &m->d_mirrors) ||
+	       rd_int(r, d->a[1], "dropped_mirrors", 0, UINT64_MAX, &m->d_mirror_bytes) ? -1 : 0;
 }
 
 static int family_ok(struct rd *r, const struct jv *at, uint64_t f)
@@ -758,6 +827,8 @@ static int read_numbers(struct rd *r, const struct jv *s, struct msum *m)
 	for (int i = 0; i < 5; i++)
 		if (rd_int(r, d->a[i], "dropped", 0, UINT64_MAX, dv[i]))
 			return -1;
+	if (jget(s, "unjudged_mac") && rd_u64(r, s, "unjudged_mac", &m->unjudged_mac))
+		return -1;
 	if (!ap || ap->t != J_OBJ)
 		return rd_fail(r, ap ? ap : s, "an object expected", "approximate");
 	return rd_u64(r, ap, "cache", &m->approx_cache) ||
@@ -780,7 +851,7 @@ static int read_summary(struct rd *r, const struct jv *s, struct msum *m)
 	if (read_opts(r, s, &m->o) || read_inputs(r, s, m) || read_numbers(r, s, m) ||
 	    read_error(r, s, m) ||
 	    read_counts(r, s, "vnis", 0, &m->vnis, &m->nvnis) ||
-	    read_counts(r, s, "groups", 1, &m->groups, &m->ngroups) ||
+	    read_counts(r, s, "groups", 1, &m->groups, &m->ngroups) || read_mirrors(r, s, m) ||
 	    read_pairs(r, s, m) || read_eps(r, s, m) || read_flows(r, s, m))
 		return -1;
 	if (!m->o.check)

@@ -990,6 +990,21 @@ static void json_located(struct gd_out *o, unsigned r, enum layer l, int nested,
 	out_str(o, "\"}");
 }
 
+/* {"id":..,"layer":"encap[N]"}: a finding of tunnel layer n's delivery */
+static void json_located_encap(struct gd_out *o, unsigned r, unsigned n, int *first)
+{
+	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
+
+	if (!ri)
+		return;
+	out_str(o, *first ? "{\"id\":" : ",{\"id\":");
+	*first = 0;
+	out_json_str(o, ri->id);
+	out_str(o, ",\"layer\":\"encap[");
+	out_u64(o, n);
+	out_str(o, "]\"}");
+}
+
 /* One rule of the frame's own findings, with the layer (or layers: a label
  * rule may hold in the outer and the inner option) it belongs to. */
 static void json_locate(struct gd_out *o, const struct gd_rec *rec, const struct vxgbp_pkt *p,
@@ -1020,7 +1035,8 @@ static void json_locate(struct gd_out *o, const struct gd_rec *rec, const struct
 }
 
 /* ,"finding_layers":[{"id":..,"layer":..},...]: every finding of the frame
- * with the layer it belongs to: the frame's own, the nested headers', then
+ * with the layer it belongs to: the tunnel layers' (outermost first), the
+ * frame's own, the nested headers', then
  * the tracker's (which judges the fabric header).  Only when there is a
  * finding. */
 static void json_finding_layers(struct gd_out *o, const struct gd_print *pp,
@@ -1031,6 +1047,9 @@ static void json_finding_layers(struct gd_out *o, const struct gd_print *pp,
 	int first = 1;
 
 	out_str(o, ",\"finding_layers\":[");
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+		for (uint64_t f = p->encap_findings[i]; f; f &= f - 1)
+			json_located_encap(o, (unsigned)__builtin_ctzll(f), i, &first);
 	for (uint64_t f = p->findings; f; f &= f - 1)
 		json_locate(o, rec, p, (unsigned)__builtin_ctzll(f), &first);
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
@@ -1053,6 +1072,8 @@ static void json_verdicts(struct gd_out *o, const struct gd_print *pp, const str
 
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
 		own |= p->nested[i].findings;
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+		own |= p->encap_findings[i];
 	out_str(o, ",\"findings\":[");
 	json_findings(o, own, &first);
 	json_findings(o, cross, &first); /* the tracker's, after the frame's own */
@@ -1116,7 +1137,7 @@ void print_json(struct gd_out *o, struct gd_print *pp, const struct gd_rec *rec,
 	PUT(d, ",\"inner\":");
 	d = put_level(o, d, (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)) != 0,
 		      rec->data, &p->inner, NULL);
-	if (!(p->n_nested | p->findings | cross | (unsigned)p->err)) { /* most frames */
+	if (!(p->n_nested | p->n_encap | p->findings | cross | (unsigned)p->err)) { /* most frames */
 		PUT(d, ",\"findings\":[]}\n");
 		jw_close(o, d);
 		return;

@@ -939,7 +939,12 @@ static void print_text_general(struct gd_out *o, struct gd_print *pp,
 		print_vxlan_frame(o, pp, rec, p);
 	print_err(o, p);
 	if (vxlan) {
-		print_findings(o, p->findings, pp->verbose > 0);
+		uint64_t f = p->findings;
+
+		/* the tunnel layers' own (a mirror's checksums) with the frame's */
+		for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+			f |= p->encap_findings[i];
+		print_findings(o, f, pp->verbose > 0);
 		if (pp->verbose)
 			print_findings(o, cross, 1); /* the tracker's, after the frame's own */
 	}

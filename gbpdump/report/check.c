@@ -31,6 +31,8 @@ struct gd_check {
 	const struct vxgbp_profile_info *pi;
 	int no_csum;                 /* the profile's, or --no-checksums */
 	uint64_t unjudged;           /* frames that could not be judged */
+	uint64_t unjudged_mac;       /* frames the tracker could not judge by
+	                                source MAC (VXGBP_TRACK_UNJUDGED_MAC) */
 	uint64_t on_request;         /* VXGBP_RB() of the rules judged only when
 	                                asked for (check_judges()): policy.* */
 	char off_why[48];            /* "off in profile linux" */
@@ -54,6 +56,7 @@ struct vx_view {
 	int off;                          /* its offset in the frame */
 	unsigned nest;                    /* 0 the first header, 1.. nested */
 	uint8_t kind;                     /* enum vxgbp_vx_kind */
+	uint8_t mirror;                   /* outside the fabric header: a mirror's */
 };
 
 /* Rules judged only when a front end asks for them (by id: a library
@@ -136,9 +139,14 @@ static int put_bits(char *s, size_t n, uint16_t bits)
 	return len;
 }
 
-/* "nested 2: " before what is said of a nested header; its length. */
+/* "nested 2: " before what is said of a nested header, "mirror vni 7: "
+ * (or "mirror nested 1 vni 3010: ") of one outside the fabric header, so
+ * a broken mirror reads apart from a broken fabric; its length. */
 static int nest_prefix(char *s, size_t n, const struct vx_view *hv)
 {
+	if (hv->mirror)
+		return hv->nest ? snprintf(s, n, "mirror nested %u vni %u: ", hv->nest, hv->h->vni)
+				: snprintf(s, n, "mirror vni %u: ", hv->h->vni);
 	return hv->nest ? snprintf(s, n, "nested %u: ", hv->nest) : snprintf(s, n, "%s", "");
 }
 
@@ -265,7 +273,7 @@ static int describe_outer(unsigned r, const struct vx_view *hv, struct first_hit
 static int describe_frame(unsigned r, const struct vxgbp_pkt *p, const struct vx_view *hv,
 			  struct first_hit *o)
 {
-	char pre[16];
+	char pre[48];
 
 	nest_prefix(pre, sizeof(pre), hv);
 	switch (r) {
@@ -293,7 +301,7 @@ static void describe_label(unsigned r, const struct vx_view *hv, struct first_hi
 	int cal = r == VXGBP_R_CALIPSO_LEN || r == VXGBP_R_CALIPSO_CSUM ||
 		  r == VXGBP_R_CALIPSO_DOI;
 	int oo = cal ? hv->outer->l3.calipso_off : hv->outer->l3.cipso_off;
-	char pre[16];
+	char pre[48];
 
 	nest_prefix(pre, sizeof(pre), hv);
 	o->off = oo >= 0 ? oo : cal ? hv->inner->l3.calipso_off : hv->inner->l3.cipso_off;
@@ -353,21 +361,20 @@ static void describe_cross(const struct vx_view *hv, const struct vxgbp_track_hi
 	}
 }
 
-/* Count rule r on this frame; describe its first occurrences.  hv: the
- * header it belongs to (NULL: the frame has none); x: the tracker's hit
- * for a cross-frame rule, else NULL. */
-static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
-		const struct vxgbp_pkt *p, const struct vx_view *hv,
-		const struct vxgbp_track_hit *x)
+/* Count rule r on this frame at its level under the profile for hv's
+ * header: the first occurrence to describe (its frame filled in), or NULL
+ * (not judged, or enough kept). */
+static struct first_hit *count_hit(struct gd_check *c, unsigned r, const struct gd_rec *rec,
+				   const struct vx_view *hv)
 {
 	int lv = level_of(c, r, hv);
 	struct first_hit *o;
 
 	if (lv == VXGBP_LEVEL_OFF)
-		return;
+		return NULL;
 	c->cnt[r][lv]++;
 	if (c->n_first[r][lv] >= CHECK_FIRST)
-		return;
+		return NULL;
 	o = &c->first[r][lv][c->n_first[r][lv]++];
 	o->frame = rec->no;
 	o->rec_off = rec->off;
@@ -375,6 +382,20 @@ static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
 	o->sec = rec->sec;
 	o->nsec = rec->nsec;
 	o->level = (unsigned char)lv;
+	return o;
+}
+
+/* Count rule r on this frame; describe its first occurrences.  hv: the
+ * header it belongs to (NULL: the frame has none); x: the tracker's hit
+ * for a cross-frame rule, else NULL. */
+static void add(struct gd_check *c, unsigned r, const struct gd_rec *rec,
+		const struct vxgbp_pkt *p, const struct vx_view *hv,
+		const struct vxgbp_track_hit *x)
+{
+	struct first_hit *o = count_hit(c, r, rec, hv);
+
+	if (!o)
+		return;
 	o->off = hv ? hv->off : p->err_off;
 	if (!hv)
 		describe_err(p, o, r == VXGBP_R_UNJUDGED ? "no VXLAN header found: " : "");
@@ -439,9 +460,39 @@ void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
 	}
 }
 
-void check_import_unjudged(struct gd_check *c, uint64_t n)
+void check_import_unjudged(struct gd_check *c, uint64_t n, uint64_t mac)
 {
 	c->unjudged = n;
+	c->unjudged_mac = mac;
+}
+
+/* What the delivery of tunnel layer i breaks (its IPv4 header checksum, a
+ * Geneve layer's UDP checksum): a mirror's own headers, described as its
+ * ("mirror Geneve vni 77: UDP checksum does not match"). */
+static void add_encap(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
+		      unsigned i)
+{
+	const struct vxgbp_encap *e = &p->encap[i];
+	const struct vxgbp_encap_info *ei = vxgbp_encap_get(e->kind);
+	uint32_t id = 0;
+	int m = vxgbp_pkt_mirror(p, c->fabric, &id);
+	const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(m > 0 ? (unsigned)m : 0);
+	char who[48];
+
+	if (mi && !strcmp(mi->key, ei ? ei->key : "") && mi->id_name)
+		snprintf(who, sizeof(who), "mirror %s %s %u", mi->name, mi->id_name, id);
+	else
+		snprintf(who, sizeof(who), "tunnel %u (%s)", i, ei ? ei->name : "?");
+	for (uint64_t f = p->encap_findings[i]; f; f &= f - 1) {
+		unsigned r = (unsigned)__builtin_ctzll(f);
+		struct first_hit *o = count_hit(c, r, rec, NULL);
+
+		if (!o)
+			continue;
+		o->off = e->off;
+		snprintf(o->what, sizeof(o->what), "%s: %s does not match", who,
+			 r == VXGBP_R_IP_CSUM ? "IPv4 header checksum" : "UDP checksum");
+	}
 }
 
 /* The per-frame findings f of one header, through the profile. */
@@ -485,9 +536,9 @@ static struct vx_view view_at(const struct vxgbp_pkt *p, unsigned k)
 	const struct vxgbp_nested *n = k ? &p->nested[k - 1] : NULL;
 
 	if (!n)
-		return (struct vx_view){ &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind };
+		return (struct vx_view){ &p->vx, &p->outer, &p->inner, p->vxlan_off, 0, p->vx_kind, 0 };
 	return (struct vx_view){ &n->vx, k > 1 ? &p->nested[k - 2].inner : &p->inner, &n->inner,
-				 n->off, k, n->kind };
+				 n->off, k, n->kind, 0 };
 }
 
 void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgbp_pkt *p,
@@ -502,18 +553,26 @@ void check_frame(struct gd_check *c, const struct gd_rec *rec, const struct vxgb
 	}
 	if (!(p->have & VXGBP_HAVE_VXLAN))
 		return; /* not VXLAN, parsed to its end: nothing to judge */
-	/* the first header's and the frame's */
+	/* the tunnel layers' own, the first header's and the frame's (a
+	 * mirror's when the fabric header is nested) */
+	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+		if (p->encap_findings[i])
+			add_encap(c, rec, p, i);
+	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, 0);
+	hv.mirror = fab > 0;
 	add_findings(c, rec, p, &hv, p->findings);
 	/* Cross-frame findings, in the order the tracker found them, on the
 	 * header the tracker followed. */
-	fab = vxgbp_pkt_fabric(p, c->fabric);
 	hv = view_at(p, fab > 0 ? (unsigned)fab : 0);
+	if (x && (x->unjudged & VXGBP_TRACK_UNJUDGED_MAC))
+		c->unjudged_mac++;
 	for (unsigned i = 0; x && i < x->n_hits; i++)
 		add(c, x->hit[i].rule, rec, p, &hv, &x->hit[i]);
 	/* Every nested VXLAN header, judged on its own. */
 	for (unsigned k = 1; k <= p->n_nested && k <= VXGBP_MAX_NESTED; k++) {
 		hv = view_at(p, k);
+		hv.mirror = (int)k < fab;
 		add_findings(c, rec, p, &hv, p->nested[k - 1].findings);
 	}
 }
@@ -548,6 +607,8 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 			   s->endpoints, s->flows, incomplete ? "true" : "false",
 			   (unsigned long long)s->dropped_endpoints,
 			   (unsigned long long)s->dropped_flows);
+		if (c->unjudged_mac) /* only then: a capture with MACs reads as before */
+			out_printf(o, "\"unjudged_mac\":%llu,", (unsigned long long)c->unjudged_mac);
 		out_printf(o, "\"counts\":{\"MUST\":%llu,\"SHOULD\":%llu,\"INFO\":%llu},\"findings\":[",
 			   (unsigned long long)tot[0], (unsigned long long)tot[1],
 			   (unsigned long long)tot[2]);
@@ -561,6 +622,11 @@ static void report_head(const struct gd_check *c, const struct vxgbp_track_summa
 	if (c->no_csum)
 		out_str(o, "checksums not verified: ip.bad-checksum, udp.bad-checksum and "
 			"udp.checksum-offload not judged\n");
+	if (c->unjudged_mac)
+		out_printf(o, "%llu frame%s without an inner Ethernet header (VXLAN-GPE carrying "
+			   "IP): gbp.group-conflict by source MAC not judged on %s; tracked by "
+			   "inner IP address\n", (unsigned long long)c->unjudged_mac,
+			   c->unjudged_mac == 1 ? "" : "s", c->unjudged_mac == 1 ? "it" : "them");
 	if (incomplete)
 		out_printf(o, "warning: %s: tables full: %llu endpoints, %llu flows not tracked; "
 			   "cross-frame rules are incomplete\n", limit ? limit : "track budget",
@@ -735,6 +801,7 @@ void check_totals(const struct gd_check *c, struct check_totals *t)
 	t->profile = c->pi->name;
 	t->checksums = !c->no_csum;
 	t->unjudged = c->unjudged;
+	t->unjudged_mac = c->unjudged_mac;
 	for (unsigned r = 0; r < VXGBP_R__COUNT; r++)
 		for (int l = 0; l < 3; l++)
 			t->count[l] += c->cnt[r][l];

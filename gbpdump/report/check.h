@@ -132,10 +132,10 @@ void check_set_error(struct gd_check *c, int status, const char *msg);
 void check_set_tail(struct gd_check *c, void (*fn)(void *ctx, struct gd_out *o), void *ctx);
 /* gbpdump --merge: set rule's count at level (CHECK_MUST.._INFO) and its
  * first n occurrences (frame, off, what are used), and the frames not
- * judged, as a run would have left them. */
+ * judged (and not judged by source MAC), as a run would have left them. */
 void check_import(struct gd_check *c, unsigned rule, int level, uint64_t count,
 		  const struct check_occ *first, unsigned n);
-void check_import_unjudged(struct gd_check *c, uint64_t n);
+void check_import_unjudged(struct gd_check *c, uint64_t n, uint64_t mac);
 
 /* Fill cr with the rule at or after *it and step *it past it: 1, or 0
  * when there is none left.  Start with *it = 0. */
@@ -147,6 +147,9 @@ struct check_totals {
 	const char *profile;  /* "strict", "linux", ... */
 	int checksums;        /* 1 when checksums were verified and judged */
 	uint64_t unjudged;    /* frames that could not be judged */
+	uint64_t unjudged_mac; /* frames the tracker judged by inner IP alone: no
+	                         Ethernet header, so gbp.group-conflict by
+	                         source MAC not judged (VXLAN-GPE carrying IP) */
 	uint64_t count[3];    /* occurrences at CHECK_MUST, _SHOULD, _INFO */
 	int exit;             /* CHECK_EXIT_PASS, _WARN or _FAIL */
 };

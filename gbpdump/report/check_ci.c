@@ -192,6 +192,8 @@ static void junit_props(struct ci *x)
 		junit_prop_u64(x, "gbp", s->gbp);
 	}
 	junit_prop_u64(x, "unjudged", x->t.unjudged);
+	if (x->t.unjudged_mac) /* VXLAN-GPE carrying IP: no source MAC to judge */
+		junit_prop_u64(x, "unjudged_mac", x->t.unjudged_mac);
 	for (int l = 0; l < 3; l++) {
 		char name[32];
 
@@ -460,6 +462,8 @@ static void sarif_run_props(struct ci *x)
 		afile_printf(x->f, "\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,",
 			     (unsigned long long)s->frames, (unsigned long long)s->vxlan,
 			     (unsigned long long)s->gbp);
+	if (x->t.unjudged_mac)
+		afile_printf(x->f, "\"unjudged_mac\":%llu,", (unsigned long long)x->t.unjudged_mac);
 	afile_printf(x->f, "\"unjudged\":%llu,\"counts\":{\"MUST\":%llu,\"SHOULD\":%llu,"
 		     "\"INFO\":%llu},\"verdict\":\"%s\",\"findings\":[",
 		     (unsigned long long)x->t.unjudged, (unsigned long long)x->t.count[0],

@@ -115,7 +115,7 @@ static void head_meta(const struct rp_ctx *c)
 		rp_esc(c->a, c->src->read_error);
 		afile_printf(c->a, "; this report has the frames before it</td></tr>\n");
 	}
-	if (s->full)
+	if (s->full & ~VXGBP_TRACK_FULL_MIRRORS) /* the mirrors' table says it itself */
 		afile_printf(c->a, "<tr><th>warning</th><td class=\"warn\">%s: tables full: "
 			     "%llu frames not in the matrix, %llu not counted per VNI, %llu "
 			     "endpoints and %llu flows not tracked; this report is incomplete"
@@ -261,6 +261,35 @@ static void count_table(const struct rp_ctx *c, const struct vxgbp_track_count *
 	afile_printf(c->a, "</tbody></table>\n");
 }
 
+/* The mirrors frames arrived through (only when some did): every one,
+ * a capture has a few sessions. */
+static void mirror_table(const struct rp_ctx *c)
+{
+	const struct stats_tables *tb = &c->v->tb;
+	char name[48];
+
+	afile_printf(c->a, "<h3>Per mirror (the session a frame arrived through)</h3>\n"
+		     "<p>%llu frames (%llu bytes) arrived through a mirror or an underlay: "
+		     "counted above by the fabric's header, here by the outermost session "
+		     "around it.</p>\n<table class=\"mirrors\"><thead><tr><th>mirror</th>"
+		     "<th class=\"n\">frames</th><th class=\"n\">share</th><th class=\"n\">bytes"
+		     "</th><th class=\"n\">share</th></tr></thead><tbody>\n",
+		     (unsigned long long)tb->s.mirror_frames, (unsigned long long)tb->s.mirror_bytes);
+	for (int i = 0; i < tb->nm; i++) {
+		stats_mirror_name(name, sizeof(name), &tb->m[i]);
+		afile_printf(c->a, "<tr><td class=\"mono\">");
+		rp_esc(c->a, name);
+		afile_printf(c->a, "</td>");
+		count_tds(c->a, tb->m[i].frames, tb->m[i].bytes, tb->s.frames, tb->s.bytes);
+	}
+	if (tb->s.dropped_mirrors) {
+		afile_printf(c->a, "<tr><td>not stored (mirror table full)</td>");
+		count_tds(c->a, tb->s.dropped_mirrors, tb->s.dropped_mirror_bytes, tb->s.frames,
+			  tb->s.bytes);
+	}
+	afile_printf(c->a, "</tbody></table>\n");
+}
+
 void rp_html_tables(const struct rp_ctx *c)
 {
 	const struct stats_tables *tb = &c->v->tb;
@@ -270,6 +299,8 @@ void rp_html_tables(const struct rp_ctx *c)
 		afile_printf(c->a, "<p class=\"none\">No VXLAN frames.</p>\n");
 	else
 		count_table(c, tb->v, tb->nv, 0);
+	if (tb->s.mirror_frames)
+		mirror_table(c);
 	afile_printf(c->a, "<h3>Per group (the frames each group sent)</h3>\n");
 	if (!tb->ng)
 		afile_printf(c->a, "<p class=\"none\">No VXLAN frames.</p>\n");
@@ -362,6 +393,11 @@ void rp_html_findings(const struct rp_ctx *c)
 		     (unsigned long long)t.count[0], (unsigned long long)t.count[1],
 		     (unsigned long long)t.count[2], (unsigned long long)t.unjudged,
 		     t.unjudged == 1 ? "" : "s");
+	if (t.unjudged_mac)
+		afile_printf(c->a, "<p>%llu frame%s had no inner Ethernet header (VXLAN-GPE carrying "
+			     "IP): gbp.group-conflict by source MAC was not judged on %s; they are "
+			     "tracked by inner IP address.</p>\n", (unsigned long long)t.unjudged_mac,
+			     t.unjudged_mac == 1 ? "" : "s", t.unjudged_mac == 1 ? "it" : "them");
 	rp_svg_timeline(c);
 	if (t.count[0] + t.count[1] + t.count[2] > c->rp->found[0] + c->rp->found[1] +
 	    c->rp->found[2])

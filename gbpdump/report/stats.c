@@ -20,6 +20,7 @@ void stats_tables_free(struct tables *tb)
 	free(tb->v);
 	free(tb->g);
 	free(tb->c);
+	free(tb->m);
 }
 
 int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
@@ -29,12 +30,25 @@ int stats_tables_get(const struct vxgbp_track *t, struct tables *tb)
 	tb->v = malloc((tb->s.vnis ? tb->s.vnis : 1) * sizeof(*tb->v));
 	tb->g = malloc((tb->s.groups ? tb->s.groups : 1) * sizeof(*tb->g));
 	tb->c = malloc((tb->s.pairs ? tb->s.pairs : 1) * sizeof(*tb->c));
-	if (!tb->v || !tb->g || !tb->c)
+	tb->m = malloc((tb->s.mirrors ? tb->s.mirrors : 1) * sizeof(*tb->m));
+	if (!tb->v || !tb->g || !tb->c || !tb->m)
 		return -1;
 	tb->nv = vxgbp_track_vnis(t, tb->v, tb->s.vnis);
 	tb->ng = vxgbp_track_groups(t, tb->g, tb->s.groups);
 	tb->nc = vxgbp_track_matrix(t, tb->c, tb->s.pairs);
-	return tb->nv < 0 || tb->ng < 0 || tb->nc < 0 ? -1 : 0;
+	tb->nm = vxgbp_track_mirrors(t, tb->m, tb->s.mirrors);
+	return tb->nv < 0 || tb->ng < 0 || tb->nc < 0 || tb->nm < 0 ? -1 : 0;
+}
+
+int stats_mirror_name(char *buf, size_t n, const struct vxgbp_track_mirror *m)
+{
+	const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(m->kind);
+
+	if (!mi)
+		return snprintf(buf, n, "mirror %u id %u", m->kind, m->id);
+	if (!mi->id_name)
+		return snprintf(buf, n, "%s", mi->name);
+	return snprintf(buf, n, "%s %s %u", mi->name, mi->id_name, m->id);
 }
 
 /* A group with a name, or an ID past the plain ones, in a 24-column
@@ -132,6 +146,49 @@ static void json_counts(struct gd_out *o, uint64_t frames, uint64_t bytes)
 	out_commit(o, lw_u64(LW_LIT(p, ",\"bytes\":"), bytes));
 }
 
+/* ,"mirrors":[...]: each mirror's type, id under its own key ("vni",
+ * "session"), counts; ,"mirrors_dropped":{...} when some found no room. */
+static void json_mirrors(const struct tables *tb, struct gd_out *o)
+{
+	out_str(o, ",\"mirrors\":[");
+	for (int i = 0; i < tb->nm; i++) {
+		const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(tb->m[i].kind);
+
+		out_str(o, i ? ",{\"type\":" : "{\"type\":");
+		out_json_str(o, mi ? mi->key : "?");
+		if (mi && mi->id_name)
+			out_printf(o, ",\"%s\":%u", mi->id_name, tb->m[i].id);
+		json_counts(o, tb->m[i].frames, tb->m[i].bytes);
+		out_putc(o, '}');
+	}
+	out_putc(o, ']');
+	if (tb->s.dropped_mirrors)
+		out_printf(o, ",\"mirrors_dropped\":{\"frames\":%llu,\"bytes\":%llu}",
+			   (unsigned long long)tb->s.dropped_mirrors,
+			   (unsigned long long)tb->s.dropped_mirror_bytes);
+}
+
+/* Text: frames through each mirror, after the VNIs (the fabric's). */
+static void text_mirrors(const struct tables *tb, struct gd_out *o)
+{
+	char name[48];
+
+	out_printf(o, "\nPer mirror (%llu frames, %llu bytes arrived through one):\n"
+		   "  mirror                        frames         bytes\n",
+		   (unsigned long long)tb->s.mirror_frames, (unsigned long long)tb->s.mirror_bytes);
+	for (int i = 0; i < tb->nm; i++) {
+		stats_mirror_name(name, sizeof(name), &tb->m[i]);
+		out_printf(o, "  %-24s", name);
+		text_counts(o, " ", tb->m[i].frames, tb->m[i].bytes);
+		out_putc(o, '\n');
+	}
+	if (tb->s.dropped_mirrors) {
+		out_printf(o, "  %-24s", "(not stored)");
+		text_counts(o, " ", tb->s.dropped_mirrors, tb->s.dropped_mirror_bytes);
+		out_putc(o, '\n');
+	}
+}
+
 static void print_json(const struct tables *tb, struct gd_out *o,
 		       const struct vxgbp_groups *groups, const struct vxgbp_policy *policy,
 		       const struct stats_tail *tail)
@@ -149,7 +206,10 @@ static void print_json(const struct tables *tb, struct gd_out *o,
 		json_counts(o, tb->v[i].frames, tb->v[i].bytes);
 		out_putc(o, '}');
 	}
-	out_str(o, "],\"groups\":[");
+	out_putc(o, ']');
+	if (tb->s.mirror_frames)
+		json_mirrors(tb, o);
+	out_str(o, ",\"groups\":[");
 	for (int i = 0; i < tb->ng; i++) {
 		out_str(o, i ? ",{" : "{");
 		group_json(o, "group", tb->g[i].key, groups);
@@ -194,6 +254,8 @@ static void print_text(const struct tables *tb, struct gd_out *o,
 		text_counts(o, " ", tb->v[i].frames, tb->v[i].bytes);
 		out_putc(o, '\n');
 	}
+	if (tb->s.mirror_frames)
+		text_mirrors(tb, o);
 	out_str(o, "\nPer group:\n  group                         frames         bytes\n");
 	for (int i = 0; i < tb->ng; i++) {
 		out_str(o, "  ");

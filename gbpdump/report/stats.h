@@ -12,12 +12,13 @@
 #include "out.h"
 
 /* What the tracker gives, copied out sorted (vxgbp_track_vnis, _groups,
- * _matrix); also read by the report (report.c) and --dot (dot.c). */
+ * _matrix, _mirrors); also read by the report (report.c) and --dot (dot.c). */
 struct stats_tables {
 	struct vxgbp_track_summary s;
 	struct vxgbp_track_count *v, *g;
 	struct vxgbp_track_cell *c;
-	int nv, ng, nc;
+	struct vxgbp_track_mirror *m; /* per mirror (vxgbp_track_mirrors) */
+	int nv, ng, nc, nm;
 	const char *error; /* JSON: why the capture was not read to its end, or NULL */
 };
 
@@ -30,6 +31,10 @@ void stats_tables_free(struct stats_tables *tb);
  * policy (--policy; NULL without) adds each matrix cell's pair verdict. */
 int stats_print(const struct vxgbp_track *t, struct gd_out *o,
 		const struct vxgbp_groups *groups, int json, const struct vxgbp_policy *policy);
+
+/* "VXLAN vni 7", "ERSPAN-II session 100", "ERSPAN-I": a mirror's name
+ * (vxgbp_mirror_get()) into buf (48 bytes are enough); its length. */
+int stats_mirror_name(char *buf, size_t n, const struct vxgbp_track_mirror *m);
 
 /* More members after "stats" in the JSON document: fn writes
  * ",\"key\":value..." (merge.h: the mergeable summary). */

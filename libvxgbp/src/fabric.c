@@ -56,3 +56,56 @@ int vxgbp_pkt_fabric(const struct vxgbp_pkt *p, unsigned mode)
 				return (int)k;
 	return (int)(n - 1);
 }
+
+static const struct vxgbp_mirror_info mirror_info[VXGBP_MIRROR__COUNT] = {
+	[VXGBP_MIRROR_VXLAN] = { "VXLAN", "vxlan", "vni" },
+	[VXGBP_MIRROR_GPE] = { "VXLAN-GPE", "gpe", "vni" },
+	[VXGBP_MIRROR_GENEVE] = { "Geneve", "geneve", "vni" },
+	[VXGBP_MIRROR_ERSPAN1] = { "ERSPAN-I", "erspan1", NULL },
+	[VXGBP_MIRROR_ERSPAN2] = { "ERSPAN-II", "erspan2", "session" },
+	[VXGBP_MIRROR_ERSPAN3] = { "ERSPAN-III", "erspan3", "session" },
+};
+
+const struct vxgbp_mirror_info *vxgbp_mirror_get(unsigned kind)
+{
+	return kind && kind < VXGBP_MIRROR__COUNT ? &mirror_info[kind] : NULL;
+}
+
+/* A tunnel layer that names a mirror session: its kind, else NONE. */
+static unsigned encap_mirror(const struct vxgbp_encap *e, uint32_t *id)
+{
+	switch (e->kind) {
+	case VXGBP_ENCAP_GENEVE:
+		*id = e->id;
+		return VXGBP_MIRROR_GENEVE;
+	case VXGBP_ENCAP_ERSPAN1:
+		*id = 0;
+		return VXGBP_MIRROR_ERSPAN1;
+	case VXGBP_ENCAP_ERSPAN2:
+	case VXGBP_ENCAP_ERSPAN3:
+		*id = e->erspan_session;
+		return e->kind == VXGBP_ENCAP_ERSPAN2 ? VXGBP_MIRROR_ERSPAN2 : VXGBP_MIRROR_ERSPAN3;
+	default:
+		return VXGBP_MIRROR_NONE;
+	}
+}
+
+int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id)
+{
+	uint32_t v = 0;
+	unsigned kind = VXGBP_MIRROR_NONE;
+	int k;
+
+	if (!p || (k = vxgbp_pkt_fabric(p, mode)) < 0)
+		return VXGBP_E_INVAL;
+	if (p->have & VXGBP_HAVE_VXLAN)
+		for (unsigned i = 0; !kind && i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
+			kind = encap_mirror(&p->encap[i], &v);
+	if (!kind && k > 0) {
+		kind = p->vx_kind == VXGBP_VX_GPE ? VXGBP_MIRROR_GPE : VXGBP_MIRROR_VXLAN;
+		v = p->vx.vni;
+	}
+	if (id)
+		*id = kind ? v : 0;
+	return (int)kind;
+}

@@ -66,6 +66,20 @@ static void outer_restart(struct vxgbp_pkt *p)
 	p->udp_csum_ok = -1;
 }
 
+/* What the delivery of a tunnel layer of kind breaks, judged before the
+ * walk enters it and the outer layers start again: its IPv4 header
+ * checksum, a Geneve layer's UDP checksum (a mirror's own headers). */
+static uint64_t delivery_findings(const struct vxgbp_pkt *p, unsigned kind)
+{
+	uint64_t f = 0;
+
+	if (p->ip_csum_ok == 0)
+		f |= VXGBP_RB(VXGBP_R_IP_CSUM);
+	if (kind == VXGBP_ENCAP_GENEVE && p->udp_csum_ok == 0)
+		f |= VXGBP_RB(VXGBP_R_UDP_CSUM);
+	return f;
+}
+
 /* A tunnel header of type kind (VXGBP_ENCAP_IP: none of its own) at the
  * cursor, delivered by p->outer.  1 to walk on with *et, 0 to stop, or
  * p->err. */
@@ -76,6 +90,7 @@ static int enter_tunnel(struct vxgbp_pkt *p, struct level *lv, unsigned kind, ui
 
 	if (!e)
 		return 0;
+	p->encap_findings[p->n_encap - 1] = delivery_findings(p, kind);
 	e->kind = (uint8_t)kind; /* named even when its header is cut short */
 	switch (kind) {
 	case VXGBP_ENCAP_GRE:

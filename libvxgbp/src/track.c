@@ -79,6 +79,7 @@ int vxgbp_track_init(struct vxgbp_track *t, const struct vxgbp_track_opts *o)
 	vxgbpi_tab_init(&st->pairs, TRK_KEY4);
 	vxgbpi_tab_init(&st->vnis, TRK_KEY4);
 	vxgbpi_tab_init(&st->bflows, TRK_KEY6);
+	vxgbpi_mirrors_init(st);
 	if ((o->what & VXGBP_TRACK_FIRSTS) && vxgbpi_firsts_init(st) < 0) {
 		m = st->mem; /* st itself goes back */
 		vxgbpi_mem_put(&m, st, size);
@@ -101,16 +102,10 @@ void vxgbp_track_fini(struct vxgbp_track *t)
 	vxgbpi_tab_free(&st->mem, &st->vnis);
 	vxgbpi_flows_free(st);
 	vxgbpi_firsts_free(st);
+	vxgbpi_mirrors_free(st);
 	m = st->mem; /* st itself goes back last */
 	vxgbpi_mem_put(&m, st, st->size);
 	t->st = NULL;
-}
-
-/* The inner frame lies inside the captured bytes (p as the parser filled it). */
-static int inner_ok(const struct vxgbp_pkt *p)
-{
-	return p->inner.l2.off >= 0 && (uint32_t)p->inner.l2.off <= p->caplen &&
-	       p->inner.l2.dst && p->inner.l2.src;
 }
 
 /* Every frame's counters: 1 when it has a VXLAN header (the tables' part
@@ -143,7 +138,8 @@ static int frame_all(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t f
 	st->gbp += vxgbp_hdr_has_gbp(&p->vx);
 	if (st->what & VXGBP_TRACK_MATRIX)
 		full |= vxgbpi_matrix_frame(st, p, frame);
-	if ((st->what & VXGBP_TRACK_RULES) && (p->have & VXGBP_HAVE_INNER_L2) && inner_ok(p))
+	if ((st->what & VXGBP_TRACK_RULES) &&
+	    (p->have & (VXGBP_HAVE_INNER_L2 | VXGBP_HAVE_INNER_L3)))
 		full |= vxgbpi_rules_frame(st, p, frame, r);
 	if ((st->what & VXGBP_TRACK_FLOWS) && (p->have & VXGBP_HAVE_INNER_L3))
 		full |= vxgbpi_flows_frame(st, p, frame);
@@ -175,21 +171,47 @@ static const struct vxgbp_pkt *fabric_view(const struct vxgbp_pkt *p, unsigned m
 	return v;
 }
 
+/* A frame with tunnel layers or nested headers: its mirror counted
+ * (MATRIX), then the frame as its fabric header shows it.  Not on the common frame's
+ * path (no view on its stack). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int frame_mirrored(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame,
+			  struct vxgbp_track_result *r)
+{
+	struct vxgbp_pkt view;
+	unsigned mfull = st->what & VXGBP_TRACK_MATRIX ? vxgbpi_mirror_frame(st, p, frame) : 0;
+	int rc;
+
+	if (p->n_nested && st->fabric != VXGBP_FABRIC_FIRST)
+		p = fabric_view(p, st->fabric, &view);
+	if (!st->pipeline)
+		rc = frame_all(st, p, frame, r);
+	else if (!count_frame(st, p))
+		rc = 0;
+	else
+		rc = vxgbpi_matrix_vxlan(st, p, frame, r);
+	if (mfull && r)
+		r->full |= mfull;
+	return mfull ? VXGBP_E_NOSPACE : rc;
+}
+
 int vxgbp_track_frame(struct vxgbp_track *t, const struct vxgbp_pkt *p, uint64_t frame,
 		      struct vxgbp_track_result *r)
 {
-	struct vxgbp_pkt view;
 	struct trk_state *st;
 
 	if (r) {
 		r->findings = 0;
 		r->n_hits = 0;
 		r->full = 0;
+		r->unjudged = 0;
 	}
 	if (!t || !(st = t->st) || !p || !frame)
 		return VXGBP_E_INVAL;
-	if (p->n_nested && st->fabric != VXGBP_FABRIC_FIRST)
-		p = fabric_view(p, st->fabric, &view);
+	if (p->n_nested || p->n_encap)
+		return frame_mirrored(st, p, frame, r);
 	if (!st->pipeline)
 		return frame_all(st, p, frame, r);
 	/* MATRIX alone: counted here, the tables' part one straight function
@@ -205,7 +227,8 @@ static unsigned full_of(const struct trk_state *st)
 	       (st->flows.dropped ? VXGBP_TRACK_FULL_FLOWS : 0) |
 	       (st->pairs.dropped ? VXGBP_TRACK_FULL_PAIRS : 0) |
 	       (st->vnis.dropped ? VXGBP_TRACK_FULL_VNIS : 0) |
-	       (st->bflows.dropped ? VXGBP_TRACK_FULL_BIFLOWS : 0);
+	       (st->bflows.dropped ? VXGBP_TRACK_FULL_BIFLOWS : 0) |
+	       (st->mirrors.dropped ? VXGBP_TRACK_FULL_MIRRORS : 0);
 }
 
 int vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary *s)
@@ -242,6 +265,11 @@ int vxgbp_track_summary(const struct vxgbp_track *t, struct vxgbp_track_summary 
 	s->dropped_pair_bytes = st->dropped_pair_bytes;
 	s->full = full_of(st);
 	s->mem = st->mem.held;
+	s->mirror_frames = st->mirror_frames;
+	s->mirror_bytes = st->mirror_bytes;
+	s->mirrors = st->mirrors.n;
+	s->dropped_mirrors = st->mirrors.dropped;
+	s->dropped_mirror_bytes = st->dropped_mirror_bytes;
 	return 0;
 }
 

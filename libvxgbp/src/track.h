@@ -7,6 +7,7 @@
  *   track_matrix.c  counters per VNI and group, the (source group, VNI,
  *                   destination) pairs, the group-to-group matrix
  *   track_flows.c   bidirectional flows for a policy audit (FLOWS)
+ *   track_mirror.c  frames per mirror (MATRIX)
  *   track.c         the public entry points
  * vxgbpi_ names stay out of the shared library's exports.
  */
@@ -307,6 +308,31 @@ static inline unsigned trk_group_rule(uint64_t lf, uint16_t lg, uint16_t g, unsi
 	return lf && lg != g ? rule : 0;
 }
 
+/* The inner frame's bytes the recent-frame cache hashes (*len of them):
+ * from its Ethernet header, or for VXLAN-GPE carrying IP (no Ethernet)
+ * from its IP header (l3.src lies 12 bytes into an IPv4 header, 8 into an
+ * IPv6 one), to the end of the capture; NULL when it has neither. */
+static inline const uint8_t *trk_inner(const struct vxgbp_pkt *p, size_t *len)
+{
+	const struct vxgbp_l3 *l3 = &p->inner.l3;
+	const uint8_t *b = NULL;
+	int off = -1;
+
+	if (p->have & VXGBP_HAVE_INNER_L2) {
+		if (p->inner.l2.src)
+			b = p->inner.l2.dst;
+		off = p->inner.l2.off;
+	} else if ((p->have & VXGBP_HAVE_INNER_L3) && l3->src &&
+		   (l3->version == 4 || l3->version == 6)) {
+		b = l3->src - (l3->version == 6 ? 8 : 12);
+		off = l3->off;
+	}
+	if (!b || off < 0 || (uint32_t)off > p->caplen)
+		return NULL;
+	*len = p->caplen - (size_t)off;
+	return b;
+}
+
 /* VXGBP_TRACK_FIRSTS (track_merge.c): a cache slot's first frame. */
 struct trk_dfirst {
 	uint64_t h, frame; /* frame 0: the slot was not used */
@@ -383,6 +409,11 @@ struct trk_state {
 	struct trk_dfirst *dfirst; /* [TRK_DUP_SLOTS] */
 	struct trk_mem fmem;       /* their memory: the caller's allocator, outside
 	                              the budget (they never make a table drop) */
+	/* MATRIX: frames per mirror (track_mirror.c), in memory of their own
+	 * outside the budget */
+	struct trk_tab mirrors;
+	struct trk_mem mmem;
+	uint64_t mirror_frames, mirror_bytes, dropped_mirror_bytes;
 };
 
 struct vxgbp_track {
@@ -408,9 +439,18 @@ void vxgbpi_flows_free(struct trk_state *st);
 int vxgbpi_firsts_init(struct trk_state *st);
 void vxgbpi_firsts_free(struct trk_state *st);
 void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
-			const struct vxgbp_pkt *p, uint64_t frame);
+			size_t len, const struct vxgbp_pkt *p, uint64_t frame);
 void vxgbpi_first_note(struct trk_state *st, const uint64_t *k, unsigned nw, uint64_t h,
 		       const struct vxgbp_pkt *p, uint64_t frame);
+/* The mirrors' table (MATRIX, track_mirror.c): start, give back, count
+ * a frame's mirror (VXGBP_TRACK_FULL_MIRRORS when it found no room), and
+ * add up the n sources' tables into d's (vxgbp_track_absorb: 0, or
+ * VXGBP_E_NOSPACE, d unchanged, when a source dropped a mirror or the
+ * scratch list could not be had). */
+void vxgbpi_mirrors_init(struct trk_state *st);
+void vxgbpi_mirrors_free(struct trk_state *st);
+unsigned vxgbpi_mirror_frame(struct trk_state *st, const struct vxgbp_pkt *p, uint64_t frame);
+int vxgbpi_mirrors_absorb(struct trk_state *d, struct vxgbp_track *const *src, unsigned n);
 /* Apply the update the pipeline holds (none: nothing). */
 unsigned vxgbpi_matrix_flush(struct trk_state *st);
 

@@ -303,6 +303,8 @@ int vxgbp_track_absorb(struct vxgbp_track *dst, struct vxgbp_track *const *src, 
 	if ((rc = absorb_check(dst, src, n)))
 		return rc;
 	d = dst->st;
+	if ((rc = vxgbpi_mirrors_absorb(d, src, n))) /* track_mirror.c */
+		return rc;
 	if (never_full(d, src, n)) {
 		rc = absorb_sum(d, src, n) < 0 ? VXGBP_E_NOSPACE : 0;
 		for (unsigned j = 0; j < n; j++)

@@ -43,7 +43,7 @@ void vxgbpi_firsts_free(struct trk_state *st)
 }
 
 void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t hh,
-			const struct vxgbp_pkt *p, uint64_t frame)
+			size_t len, const struct vxgbp_pkt *p, uint64_t frame)
 {
 	struct trk_dfirst *f = &st->dfirst[d - st->dup];
 
@@ -51,7 +51,7 @@ void vxgbpi_first_touch(struct trk_state *st, const struct trk_dup *d, uint64_t 
 		return;
 	f->h = hh;
 	f->frame = frame;
-	f->len = (uint32_t)(p->caplen - (size_t)p->inner.l2.off);
+	f->len = (uint32_t)len;
 	f->flags = p->vx.flags;
 	f->group = p->vx.group;
 	f->off = p->vxlan_off;

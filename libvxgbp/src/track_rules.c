@@ -220,14 +220,14 @@ static void add_hit(struct vxgbp_track_result *r, unsigned rule, enum vxgbp_trac
 	x->prev_flags = flags;
 }
 
-/* The cache slot of the inner frame (hash *hh), asked for. */
+/* The cache slot of the inner frame's len bytes at b (hash *hh), asked
+ * for. */
 static struct trk_dup *dup_slot(const struct trk_state *st, const struct vxgbp_pkt *p,
-				uint64_t *hh)
+				const uint8_t *b, size_t len, uint64_t *hh)
 {
-	size_t len = p->caplen - (size_t)p->inner.l2.off;
 	struct trk_dup *d;
 
-	*hh = dup_hash(p->vx.vni, p->inner.l2.dst, len, 1);
+	*hh = dup_hash(p->vx.vni, b, len, 1);
 	d = &st->dup[*hh & (TRK_DUP_SLOTS - 1)];
 	TRK_PREFETCH_W(d);
 	return d;
@@ -235,11 +235,10 @@ static struct trk_dup *dup_slot(const struct trk_state *st, const struct vxgbp_p
 
 /* The same inner frame seen again (slot d, hash hh): re-applied or cleared
  * policy.  Returns the rule hit, or 0.  The slot then remembers this frame. */
-static unsigned dup_check(struct trk_dup *d, uint64_t hh, const struct vxgbp_pkt *p,
+static unsigned dup_check(struct trk_dup *d, uint64_t hh, size_t len, const struct vxgbp_pkt *p,
 			  uint64_t frame, struct vxgbp_track_result *r)
 {
 	const struct vxgbp_hdr *h = &p->vx;
-	size_t len = p->caplen - (size_t)p->inner.l2.off;
 	unsigned rule = 0;
 
 	if (d->frame && d->h == hh && d->len == len) {
@@ -260,13 +259,13 @@ static unsigned dup_check(struct trk_dup *d, uint64_t hh, const struct vxgbp_pkt
 struct keys {
 	uint64_t mac[TRK_KEY4], ip[TRK_KEY4], flow[TRK_KEY6];
 	uint64_t h_mac, h_ip, h_flow;
-	int has_ip, has_flow;
+	int has_mac, has_ip, has_flow;
 	struct trk_slot *s_mac, *s_ip, *s_flow;
 	struct trk_slot *e_mac, *e_ip, *e_flow; /* where their probes ended */
 };
 
-/* Endpoints: VNI + inner source MAC, VNI + inner source IP (or ARP
- * sender).  Flows: VNI + inner IP version, protocol, addresses, ports (0
+/* Endpoints: VNI + inner source MAC (none without an Ethernet header:
+ * VXLAN-GPE carrying IP), VNI + inner source IP (or ARP sender).  Flows: VNI + inner IP version, protocol, addresses, ports (0
  * for protocols without them).  Their slots are prefetched: the inner
  * frame's hash runs while they come in. */
 static void keys_make(struct keys *k, const struct trk_state *st, const struct vxgbp_pkt *p)
@@ -277,10 +276,12 @@ static void keys_make(struct keys *k, const struct trk_state *st, const struct v
 	uint64_t sp = 0, dp = 0;
 
 	k->mac[0] = k->ip[0] = TRK_USED | p->vx.vni;
-	k->mac[1] = 0; /* family 0: a MAC address */
-	trk_addr_words(k->mac + 2, p->inner.l2.src, 6);
-	k->h_mac = trk_hash(k->mac, TRK_KEY4);
-	trk_tab_prefetch(&st->eps, k->h_mac);
+	if ((k->has_mac = (p->have & VXGBP_HAVE_INNER_L2) != 0)) {
+		k->mac[1] = 0; /* family 0: a MAC address */
+		trk_addr_words(k->mac + 2, p->inner.l2.src, 6);
+		k->h_mac = trk_hash(k->mac, TRK_KEY4);
+		trk_tab_prefetch(&st->eps, k->h_mac);
+	}
 	k->has_ip = 1;
 	if (ip && (l3->version == 4 || l3->version == 6)) {
 		k->ip[1] = l3->version;
@@ -330,8 +331,9 @@ static void judge(struct trk_slot *s, const struct vxgbp_pkt *p, uint64_t frame,
  * table). */
 static void keys_find(struct keys *k, const struct trk_state *st)
 {
-	k->s_mac = trk_tab_probe(&st->eps, k->mac, TRK_KEY4, k->h_mac, &k->e_mac);
-	k->s_ip = k->s_flow = k->e_ip = k->e_flow = NULL;
+	k->s_mac = k->s_ip = k->s_flow = k->e_mac = k->e_ip = k->e_flow = NULL;
+	if (k->has_mac)
+		k->s_mac = trk_tab_probe(&st->eps, k->mac, TRK_KEY4, k->h_mac, &k->e_mac);
 	if (k->has_ip)
 		k->s_ip = trk_tab_probe(&st->eps, k->ip, TRK_KEY4, k->h_ip, &k->e_ip);
 	if (k->has_flow)
@@ -364,9 +366,11 @@ static unsigned changes(struct trk_state *st, const struct keys *k, const struct
 	unsigned full = 0;
 	struct trk_slot *s;
 
-	s = slot_of(st, &st->eps, k->s_mac, k->e_mac, cap, k->mac, TRK_KEY4, k->h_mac, &full,
-		    fe);
-	judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
+	if (k->has_mac) {
+		s = slot_of(st, &st->eps, k->s_mac, k->e_mac, cap, k->mac, TRK_KEY4, k->h_mac,
+			    &full, fe);
+		judge(s, p, frame, VXGBP_R_GROUP_CONFLICT, VXGBP_KEY_MAC, r);
+	}
 	if (k->has_ip) {
 		s = slot_of(st, &st->eps, k->s_ip, k->e_ip, cap, k->ip, TRK_KEY4, k->h_ip, &full,
 			    fe);
@@ -385,7 +389,7 @@ static unsigned changes(struct trk_state *st, const struct keys *k, const struct
 static void firsts(struct trk_state *st, const struct keys *k, const struct vxgbp_pkt *p,
 		   uint64_t frame)
 {
-	if (!k->s_mac || !k->s_mac->v.ep.frame)
+	if (k->has_mac && (!k->s_mac || !k->s_mac->v.ep.frame))
 		vxgbpi_first_note(st, k->mac, TRK_KEY4, k->h_mac, p, frame);
 	if (k->has_ip && (!k->s_ip || !k->s_ip->v.ep.frame))
 		vxgbpi_first_note(st, k->ip, TRK_KEY4, k->h_ip, p, frame);
@@ -405,18 +409,22 @@ unsigned vxgbpi_rules_frame(struct trk_state *st, const struct vxgbp_pkt *p, uin
 	struct keys k;
 	struct trk_dup *d;
 	uint64_t hh;
+	size_t len;
+	const uint8_t *b = trk_inner(p, &len);
 	int gbp = vxgbp_hdr_has_gbp(&p->vx);
 
-	if (!(p->have & VXGBP_HAVE_INNER_L2))
+	if (!b)
 		return 0;
+	if (r && !(p->have & VXGBP_HAVE_INNER_L2)) /* VXLAN-GPE carrying IP */
+		r->unjudged |= VXGBP_TRACK_UNJUDGED_MAC;
 	if (gbp)
 		keys_make(&k, st, p);
-	d = dup_slot(st, p, &hh);
+	d = dup_slot(st, p, b, len, &hh);
 	if (st->dfirst) /* FIRSTS: track_merge.c */
-		vxgbpi_first_touch(st, d, hh, p, frame);
+		vxgbpi_first_touch(st, d, hh, len, p, frame);
 	if (gbp)
 		keys_find(&k, st);
-	if (dup_check(d, hh, p, frame, r) || !gbp)
+	if (dup_check(d, hh, len, p, frame, r) || !gbp)
 		return 0; /* a re-sighting already reported is not also a change */
 	if (st->dfirst)
 		firsts(st, &k, p, frame);

@@ -43,5 +43,15 @@ if ! cmp -s "$work/again.xml" "$work/nonconforming.junit.xml" ||
 	echo "FAIL: a second run wrote other bytes"
 	fail=1
 fi
+# VXLAN-GPE carrying IP (gpe.pcap frames 2 and 3): the frames not judged by
+# source MAC are counted, beside the frames not judged at all
+(cd "$src" && "$gd" -q -r fixtures/gpe.pcap --junit "$work/gpe.xml" --sarif "$work/gpe.sarif" \
+	>/dev/null) || true
+grep -q '<property name="unjudged_mac" value="2"/>' "$work/gpe.xml" ||
+	{ echo "FAIL: gpe.pcap: JUnit has no unjudged_mac 2"; fail=1; }
+grep -q '"unjudged_mac":2,"unjudged":0,' "$work/gpe.sarif" ||
+	{ echo "FAIL: gpe.pcap: SARIF has no unjudged_mac 2"; fail=1; }
+grep -q 'unjudged_mac' "$work/nonconforming.junit.xml" "$work/nonconforming.sarif" &&
+	{ echo "FAIL: nonconforming.pcap (every frame has a MAC): unjudged_mac"; fail=1; }
 [ "$fail" -eq 0 ] && echo "golden.sh: JUnit and SARIF as expected"
 exit "$fail"

@@ -63,6 +63,18 @@ sed 's/"mode":"check"/"mode":"check\\u0000x"/' "$tmp/a.json" > "$tmp/nul.json"
 refuse 1 "nul.json: not read (a string holds" --merge "$tmp/nul.json"
 sed 's/"fabric":"first"/"fabric":"outer"/' "$tmp/first.json" > "$tmp/fabric.json"
 refuse 1 "fabric.json: summary.options.fabric: not a --fabric-header mode" --merge "$tmp/fabric.json"
+# frames per mirror: a type this gbpdump does not know, an ID past 24 bits
+"$G" -r "$FIX/mirror.pcap" --stats --json > "$tmp/mirror.json"
+sed 's/"mirrors":\[{"type":"vxlan","id"/"mirrors":[{"type":"gre","id"/' "$tmp/mirror.json" > "$tmp/mtype.json"
+refuse 1 "mtype.json: summary.mirrors.*not a mirror type" --merge "$tmp/mtype.json"
+sed 's/"mirrors":\[{"type":"vxlan","id":7,/"mirrors":[{"type":"vxlan","id":16777216,/' \
+	"$tmp/mirror.json" > "$tmp/mid.json"
+refuse 1 "mid.json: .*out of range" --merge "$tmp/mid.json"
+# a summary without "mirrors" (as one made before them): merged as none
+sed 's/,"mirrors":\[{"type":"vxlan","id"[^]]*\]//' "$tmp/mirror.json" > "$tmp/mold.json"
+"$G" --merge "$tmp/mold.json" "$tmp/mirror.json" > "$tmp/mold.out" ||
+	err "--merge of a summary without mirrors"
+grep -q "^  VXLAN vni 7  *3 " "$tmp/mold.out" || err "--merge: the mirrors of the second summary lost"
 for o in linux nocsum budget stats first; do
 	refuse 1 "$o.json: made with other options" --merge "$tmp/a.json" "$tmp/$o.json"
 done

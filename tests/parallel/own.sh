@@ -60,6 +60,31 @@ for f in gbp first innermost; do
 	par_run "$T/m.pcap" 2 --stats --fabric-header "$f"
 	par_same "mirror -j 2 --stats --fabric-header $f"
 done
+# frames per mirror summed over the workers: sessions of three kinds, and
+# 6,400 VNIs of mirrors, more than one tracker holds (6,144): the sum must
+# drop the mirrors one tracker fed the frames in order drops
+printf '%s\n' \
+	"count=2000 vni=100 vnis=50 gbp=100 hosts=400 pick=uniform seed=8 wrap=vxlan,vni=7" \
+	"count=2000 vni=100 vnis=50 gbp=100 hosts=400 pick=uniform seed=9 wrap=geneve,vni=77" \
+	"count=2000 vni=100 vnis=50 gbp=100 hosts=400 pick=uniform seed=10 wrap=erspan2,session=5" \
+	"count=500 vni=300 hosts=10 pick=uniform seed=11" >"$T/mspec2"
+i=0
+while [ $i -lt 6400 ]; do
+	echo "count=2 vni=100 gbp=0x100 wrap=vxlan,vni=$((10000 + i))"
+	i=$((i + 1))
+done >>"$T/mspec2"
+"$GEN" --mix 7 -w "$T/m2.pcap" -f "$T/mspec2" || exit 1
+par_run "$T/m2.pcap" 2 --stats
+par_same "mirrors -j 2 --stats"
+grep -q "^  VXLAN vni 7  *2000 " "$T/one.out" && grep -q "^  Geneve vni 77  *2000 " "$T/one.out" &&
+	grep -q "^  ERSPAN-II session 5  *2000 " "$T/one.out" &&
+	grep -q "^  (not stored)  *[1-9]" "$T/one.out" ||
+	{ echo "FAIL: -j 1 --stats did not count the mirrors"; head -30 "$T/one.out"; fail=1; }
+for m in "--stats --json" "--stats --fabric-header first"; do
+	# shellcheck disable=SC2086
+	par_run "$T/m2.pcap" 2 $m
+	par_same "mirrors -j 2 $m"
+done
 # budgets: 1300K, where one tracker drops VNIs, pairs and endpoints, to
 # 2M, where it drops nothing (the fixed part is about 1.2M)
 full=0 whole=0

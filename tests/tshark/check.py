@@ -27,10 +27,15 @@
       every flag word once, the inner frame ICMP or UDP from or to a VXLAN
       or VXLAN-GPE port: the plugin's findings and gbpdump --json's are the
       same set on every frame.
-  check.py xframe      --tshark T --plugin P --gbpdump D --fixtures ROOT
+  check.py xframe      --tshark T --plugin P --gbpdump D --fixtures ROOT --gbpgen G --out DIR
       the four cross-frame rules: each fixtures/check/<rule>.yes.pcap
       raises it in the plugin (with the earlier frame) and in gbpdump on
-      the same frames, each <rule>.no.pcap raises it in neither.
+      the same frames, each <rule>.no.pcap raises it in neither; through
+      a VXLAN mirror, under the fabric header's vxgbp item (pdml, json).
+  check.py mirror      --tshark T --plugin P --gbpdump D --capture C
+      a broken mirror: its UDP checksum as tshark verifies it and
+      gbpdump's udp.bad-checksum (layer outer) on the same frames; the
+      fabric header's findings alike in the plugin and gbpdump.
   check.py nested      --tshark T --plugin P --gbpdump D --capture C
       VXLAN inside VXLAN: both headers analysed, the outer one as gbpdump
       sees it, the frame counted once by -z vxgbp,groups.
@@ -817,7 +822,87 @@ def mode_xframe(args):
                     fail(where, f"frame {fr}: earlier frames {prev}")
             check_expert(where, rows, set(CROSS_FRAME))
             checked += 1
-    return checked
+    return checked + xframe_mirror(args)
+
+
+# The fabric through a VXLAN mirror (VNI 7): the same host sends with group
+# 0x200, then 0x300; the second frame's cross-frame findings.
+XFRAME_MIRROR = ["sport=51001 idport=1 vni=100 gbp=0x200 wrap=vxlan,vni=7,sport=65101",
+                 "sport=51002 idport=2 vni=100 gbp=0x300 wrap=vxlan,vni=7,sport=65102"]
+
+
+def json_layers(pairs):
+    """tshark -T json repeats a key for a protocol seen twice: keep each."""
+    d = {}
+    for k, v in pairs:
+        d.setdefault(k, []).append(v)
+    return d
+
+
+def xframe_mirror(args):
+    """Through a mirror, the tracker follows the nested fabric header, and
+    the plugin shows its cross-frame findings under that header's item
+    (the second vxgbp item), as gbpdump --json locates them on "nested[0]";
+    the mirror's item has none.  tshark -T pdml and -T json (-V's tree)."""
+    os.makedirs(args.out, exist_ok=True)
+    os.chmod(args.out, 0o755)
+    cap = gbpgen(args, os.path.join(args.out, "xframe-mirror.pcap"), XFRAME_MIRROR)
+    rows = pdml_frames(args, cap, AS_GBPDUMP)
+    dump = gbpdump_frames(args, cap)
+    where = "xframe mirror frame 2"
+    want = sorted(CROSS_FRAME[2:])
+    located = sorted(x["id"] for x in dump[2].get("finding_layers") or []
+                     if x["layer"] == "nested[0]")
+    if sorted(set(located)) != want:
+        fail(where, f"gbpdump --json locates {located} on nested[0], want {want}")
+    per = [sorted(set(x.f.get("vxgbp.finding", []))) for x in rows[2].vxgbp]
+    if per != [[], want]:
+        fail(where, f"pdml: findings per vxgbp item {per}, want [[], {want}]")
+    if [x.has("vxgbp.xframe.prev") for x in rows[2].vxgbp] != [False, True]:
+        fail(where, "pdml: vxgbp.xframe.prev not under the fabric header's item only")
+    out = tshark_raw(args, cap, ["-T", "json", "-O", "vxgbp"] + AS_GBPDUMP)
+    pkts = json.loads(out, object_pairs_hook=json_layers)
+    items = pkts[1]["_source"][0]["layers"][0].get("vxgbp", []) if len(pkts) > 1 else []
+    text = [json.dumps(x) for x in items]
+    if len(text) != 2 or "gbp.group-conflict" in text[0] or "gbp.group-conflict" not in text[1]:
+        fail(where, f"-T json: {len(text)} vxgbp layers; gbp.group-conflict not in the second alone")
+    return 1
+
+
+def mode_mirror(args):
+    """fixtures/mirror-broken.pcap: the mirror's UDP checksum as tshark
+    verifies it (its first UDP header) and gbpdump's udp.bad-checksum on
+    the first VXLAN packet ("outer") or the Geneve mirror's layer
+    ("encap[0]") agree frame by frame, and at least one frame is bad; the fabric header's findings are gbpdump's
+    "nested[0]" and under the plugin's second vxgbp item."""
+    cap = args.capture
+    rows = tshark_fields(args, cap, ["frame.number", "udp.checksum.status"],
+                         ["-o", "udp.check_checksum:TRUE"] + AS_GBPDUMP)
+    dump = gbpdump_frames(args, cap)
+    pdml = pdml_frames(args, cap, AS_GBPDUMP)
+    bad = 0
+    for fr in sorted(dump):
+        layers = dump[fr].get("finding_layers") or []
+        # the first UDP header is a VXLAN mirror's ("outer") or a Geneve
+        # mirror's ("encap[0]")
+        ours = any(x["id"] == "udp.bad-checksum" and x["layer"] in ("outer", "encap[0]")
+                   for x in layers)
+        st = rows[fr]["udp.checksum.status"]
+        theirs = bool(st) and st[0] in ("0", "Bad")
+        bad += ours
+        if ours != theirs:
+            fail(f"mirror frame {fr}", f"tshark checksum status {st}, gbpdump bad {ours}")
+        nested = sorted(x["id"] for x in layers if x["layer"] == "nested[0]")
+        items = pdml[fr].vxgbp
+        if len(items) != len(dump[fr].get("nested") or []) + 1:
+            fail(f"mirror frame {fr}", f"{len(items)} vxgbp items")
+            continue
+        got = sorted(items[1].f.get("vxgbp.finding", [])) if len(items) == 2 else nested
+        if got != nested:
+            fail(f"mirror frame {fr}", f"fabric header: plugin {got}, gbpdump {nested}")
+    if not bad:
+        fail("mirror", "no frame with a bad mirror UDP checksum")
+    return 1
 
 
 def mode_nested(args):
@@ -970,7 +1055,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["make-cases", "case", "fixtures", "mutate", "beside",
                                      "flags", "sweep", "xframe", "nested", "ports", "tunnels",
-                                     "rules"])
+                                     "rules", "mirror"])
     for opt in ("--tshark", "--plugin", "--gbpgen", "--gbpdump", "--specs", "--dir", "--out",
                 "--fixtures", "--capture", "--expect-inner"):
         ap.add_argument(opt)
@@ -994,6 +1079,8 @@ def main():
         checked = mode_xframe(args)
     elif args.mode == "nested":
         checked = mode_nested(args)
+    elif args.mode == "mirror":
+        checked = mode_mirror(args)
     elif args.mode == "ports":
         checked = mode_ports(args)
     elif args.mode == "tunnels":

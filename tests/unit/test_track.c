@@ -1661,6 +1661,158 @@ START_TEST(test_absorb_budget)
 }
 END_TEST
 
+/* A VXLAN-GPE frame (port 4790, Next Protocol IPv4) carrying a UDP
+ * packet 10.0.0.<src> > 10.0.0.2 straight, no Ethernet, into f. */
+static void gpe_ip_frame(struct fbuf *f, uint8_t src)
+{
+	struct vxgbp_eth_spec eth = { { 2, 0, 0, 0, 1, 2 }, { 2, 0, 0, 0, 1, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec ip = { .version = 4, .src = { 10, 0, 0, src }, .dst = { 10, 0, 0, 2 } };
+	struct vxgbp_l4_spec l4 = { .proto = 17, .sport = 40000, .dport = 53 };
+	struct vxgbp_hdr h = { VXGBP_F_I | VXGBP_GPE_F_P, VXGBP_GPE_NP_IPV4, 300, 0 };
+	uint8_t a[256];
+	int n = vxgbp_frame_build(a, sizeof(a), NULL, &ip, &l4, NULL, 0);
+
+	ck_assert_int_gt(n, 0);
+	ip.src[3] = 1;
+	l4.sport = 50000;
+	l4.dport = VXGBP_PORT_GPE;
+	f->len = vxgbp_vxlan_build(f->b, sizeof(f->b), &eth, &ip, &l4, &h, a, (size_t)n);
+	ck_assert_int_gt(f->len, 0);
+	f->p.size = sizeof(f->p);
+	ck_assert_int_eq(vxgbp_pkt_parse(&f->p, f->b, (size_t)f->len, (size_t)f->len, NULL), 0);
+	ck_assert_int_eq(f->p.vx_kind, VXGBP_VX_GPE);
+	ck_assert(!(f->p.have & VXGBP_HAVE_INNER_L2) && (f->p.have & VXGBP_HAVE_INNER_L3));
+}
+
+/* GPE carrying IP has no source MAC: the rules say so on each such frame
+ * (and go on: the same inner packet is still found in the cache). */
+START_TEST(test_unjudged_mac)
+{
+	struct tk k;
+	struct fbuf *f = calloc(1, sizeof(*f));
+	struct fspec x = source(1, 100);
+
+	ck_assert_ptr_nonnull(f);
+	tk_start(&k, VXGBP_TRACK_RULES, 0);
+	gpe_ip_frame(f, 7);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f->p, ++k.no, &k.r), 0);
+	EXPECT_EQ(k.r.unjudged, VXGBP_TRACK_UNJUDGED_MAC);
+	EXPECT_EQ(feed(&k, &x), 0); /* an Ethernet frame: judged by MAC */
+	EXPECT_EQ(k.r.unjudged, 0);
+	EXPECT_EQ(vxgbp_track_frame(k.t, &f->p, ++k.no, &k.r), 0);
+	EXPECT_EQ(k.r.unjudged, VXGBP_TRACK_UNJUDGED_MAC);
+	expect_none(&k);
+	tk_stop(&k);
+	free(f);
+}
+END_TEST
+
+/* ---- mirrors: frames per session they came through ---- */
+
+#define MR_FRAMES 8000
+
+/* A VXLAN-GBP frame (group 0x100 + i % 3, VNI 100) inside a mirror's
+ * VXLAN header of VNI mvni (G clear), into f. */
+static void mirror_frame(struct fbuf *f, uint32_t mvni, unsigned i)
+{
+	struct vxgbp_eth_spec eth = { { 2, 0, 0, 0, 1, 2 }, { 2, 0, 0, 0, 1, 1 }, 0, { 0 }, { 0 } };
+	struct vxgbp_ip_spec ip = { .version = 4, .src = { 10, 0, 0, 1 }, .dst = { 10, 0, 0, 2 } };
+	struct vxgbp_l4_spec l4 = { .proto = 17, .sport = 40000, .dport = 53 };
+	struct vxgbp_hdr h;
+	uint8_t a[256], b[512];
+	int n, m;
+
+	ip.src[3] = (uint8_t)i;
+	n = vxgbp_frame_build(a, sizeof(a), &eth, &ip, &l4, NULL, 0);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(vxgbp_hdr_init(&h, 100, VXGBP_F_G, (uint16_t)(0x100 + i % 3)), 0);
+	ip.src[3] = 1;
+	l4.sport = 50000;
+	l4.dport = VXGBP_PORT_IANA;
+	m = vxgbp_vxlan_build(b, sizeof(b), &eth, &ip, &l4, &h, a, (size_t)n);
+	ck_assert_int_gt(m, 0);
+	ck_assert_int_eq(vxgbp_hdr_init(&h, mvni, 0, 0), 0);
+	f->len = vxgbp_vxlan_build(f->b, sizeof(f->b), &eth, &ip, &l4, &h, b, (size_t)m);
+	ck_assert_int_gt(f->len, 0);
+	f->p.size = sizeof(f->p);
+	ck_assert_int_eq(vxgbp_pkt_parse(&f->p, f->b, (size_t)f->len, (size_t)f->len, NULL), 0);
+}
+
+struct mrview {
+	struct vxgbp_track_summary s;
+	struct vxgbp_track_mirror m[MR_FRAMES];
+	int n;
+};
+
+static void mrview_get(struct vxgbp_track *t, struct mrview *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->s.size = sizeof(v->s);
+	vxgbp_track_summary(t, &v->s);
+	v->n = vxgbp_track_mirrors(t, v->m, MR_FRAMES);
+}
+
+/* Mirror VNIs 1000 + (i * 37) % 6600: 6,600 sessions, more than a tracker
+ * holds, each seen more than once; frames shared out in runs of 3. */
+START_TEST(test_absorb_mirrors)
+{
+	struct fbuf *f = calloc(1, sizeof(*f));
+	struct mrview *one = calloc(1, sizeof(*one)), *sum = calloc(1, sizeof(*sum));
+	struct tk a, t[2], d;
+	struct vxgbp_track *src[2];
+	uint64_t frames = 0;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(one);
+	ck_assert_ptr_nonnull(sum);
+	tk_start(&a, VXGBP_TRACK_MATRIX, 0);
+	tk_start(&t[0], VXGBP_TRACK_MATRIX, SIZE_MAX);
+	tk_start(&t[1], VXGBP_TRACK_MATRIX, SIZE_MAX);
+	tk_start(&d, VXGBP_TRACK_MATRIX, 0);
+	for (unsigned i = 0; i < MR_FRAMES; i++) {
+		mirror_frame(f, 1000 + (i * 37) % 6600, i);
+		vxgbp_track_frame(a.t, &f->p, i + 1, NULL);
+		vxgbp_track_frame(t[(i / 3) % 2].t, &f->p, i + 1, NULL);
+	}
+	mrview_get(a.t, one);
+	EXPECT_EQ(one->s.mirror_frames, MR_FRAMES);
+	EXPECT_EQ(one->s.mirrors, 6144);
+	EXPECT_EQ(one->n, 6144);
+	EXPECT(one->s.dropped_mirrors > 0, "no mirror dropped");
+	EXPECT(one->s.full & VXGBP_TRACK_FULL_MIRRORS, "the full bit");
+	EXPECT_EQ(one->s.dropped_endpoints + one->s.dropped_pairs, 0); /* its own table */
+	for (int i = 0; i < one->n; i++) {
+		EXPECT_EQ(one->m[i].kind, VXGBP_MIRROR_VXLAN);
+		EXPECT(!i || one->m[i].id > one->m[i - 1].id, "not sorted at %d", i);
+		frames += one->m[i].frames;
+	}
+	EXPECT_EQ(frames + one->s.dropped_mirrors, MR_FRAMES);
+	/* a source that dropped a mirror cannot be summed */
+	src[0] = a.t;
+	EXPECT_EQ(vxgbp_track_absorb(d.t, src, 1), VXGBP_E_NOSPACE);
+	src[0] = t[0].t;
+	src[1] = t[1].t;
+	EXPECT_EQ(vxgbp_track_absorb(d.t, src, 2), 0);
+	mrview_get(d.t, sum);
+	EXPECT_EQ(sum->n, one->n);
+	EXPECT(!memcmp(sum->m, one->m, sizeof(one->m)), "mirrors differ");
+	EXPECT_EQ(sum->s.mirror_frames, one->s.mirror_frames);
+	EXPECT_EQ(sum->s.mirror_bytes, one->s.mirror_bytes);
+	EXPECT_EQ(sum->s.dropped_mirrors, one->s.dropped_mirrors);
+	EXPECT_EQ(sum->s.dropped_mirror_bytes, one->s.dropped_mirror_bytes);
+	EXPECT_EQ(sum->s.full, one->s.full);
+	EXPECT_EQ(vxgbp_track_mirrors(d.t, sum->m, 1), VXGBP_E_NOSPACE);
+	EXPECT_EQ(vxgbp_track_mirrors(NULL, sum->m, 1), VXGBP_E_INVAL);
+	tk_stop(&a);
+	tk_stop(&t[0]);
+	tk_stop(&t[1]);
+	tk_stop(&d);
+	free(f);
+	free(one);
+	free(sum);
+}
+END_TEST
+
 START_TEST(test_absorb_errors)
 {
 	struct tk a, b, c, r;
@@ -1722,6 +1874,7 @@ int main(void)
 	tcase_add_test(tc, test_entry_points);
 	tcase_add_test(tc, test_group_conflict);
 	tcase_add_test(tc, test_flow_change);
+	tcase_add_test(tc, test_unjudged_mac);
 	tcase_add_test(tc, test_entry_append);
 	tcase_add_test(tc, test_entry_append_edges);
 	tc = unit_tcase(s, "matrix");
@@ -1733,6 +1886,7 @@ int main(void)
 	tcase_add_test(tc, test_absorb);
 	tcase_add_test(tc, test_absorb_budget);
 	tcase_add_test(tc, test_absorb_errors);
+	tcase_add_test(tc, test_absorb_mirrors);
 	tc = unit_tcase(s, "memory");
 	tcase_add_test(tc, test_budget_rules);
 	tcase_add_test(tc, test_budget_matrix);

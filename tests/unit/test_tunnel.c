@@ -225,6 +225,13 @@ START_TEST(test_gre)
 }
 END_TEST
 
+/* The tunnel kind of ERSPAN type (1, 2, 3). */
+static unsigned kinds_of_erspan(unsigned type)
+{
+	return type == 1 ? VXGBP_ENCAP_ERSPAN1 : type == 2 ? VXGBP_ENCAP_ERSPAN2
+							  : VXGBP_ENCAP_ERSPAN3;
+}
+
 /* ERSPAN type (1, 2, 3) around an Ethernet frame around the VXLAN packet,
  * in GRE with a key (0x77) and, for II and III, a sequence number (99). */
 static size_t erspan_frame(unsigned type, int o_bit)
@@ -412,6 +419,83 @@ START_TEST(test_nested)
 			EXPECT_EQ(x->findings, 0);
 		}
 	}
+}
+END_TEST
+
+/* A tunnel's own delivery judged apart (encap_findings): a wrong IPv4
+ * header checksum on the GRE packet that carries ERSPAN is that layer's,
+ * not the VXLAN packet's. */
+START_TEST(test_encap_findings)
+{
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	size_t len = erspan_frame(2, 0);
+
+	opts(&o);
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	EXPECT_EQ(p.encap_findings[0], 0);
+	F[14 + 10] ^= 0x5a; /* the delivering IPv4 header's checksum */
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	expect_found(&p, 1);
+	EXPECT_EQ(p.encap_findings[0], VXGBP_RB(VXGBP_R_IP_CSUM));
+	o.flags |= VXGBP_PARSE_NO_CSUM; /* not verified: not judged */
+	EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	EXPECT_EQ(p.encap_findings[0], 0);
+}
+END_TEST
+
+/* The mirror a frame came through (vxgbp_pkt_mirror()): the outermost
+ * session around the fabric header, by fabric mode. */
+START_TEST(test_mirror)
+{
+	static const unsigned erspan[] = { 0, VXGBP_MIRROR_ERSPAN1, VXGBP_MIRROR_ERSPAN2,
+					   VXGBP_MIRROR_ERSPAN3 };
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	uint32_t id = 99;
+
+	opts(&o);
+	/* VXLAN in VXLAN: the GBP header is the innermost; the first is the
+	 * mirror's unless the fabric is the first header */
+	for (unsigned depth = 2; depth <= 3; depth++) {
+		size_t len = nested_frame(depth);
+
+		CTX("%u VXLAN headers", depth);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+		EXPECT_EQ(vxgbp_pkt_fabric(&p, VXGBP_FABRIC_GBP), (int)depth - 1);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_GBP, &id), VXGBP_MIRROR_VXLAN);
+		EXPECT_EQ(id, 100);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_INNERMOST, &id), VXGBP_MIRROR_VXLAN);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_FIRST, &id), VXGBP_MIRROR_NONE);
+		EXPECT_EQ(id, 0);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, 3, &id), VXGBP_E_INVAL);
+	}
+	/* ERSPAN around the VXLAN packet: the session, in every mode */
+	for (unsigned type = 1; type <= 3; type++) {
+		size_t len = erspan_frame(type, 0);
+
+		CTX("ERSPAN type %u", type);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+		for (unsigned m = 0; m < 3; m++) {
+			EXPECT_EQ(vxgbp_pkt_mirror(&p, m, &id), (int)erspan[type]);
+			EXPECT_EQ(id, type == 2 ? 5 : type == 3 ? 1023 : 0);
+		}
+		EXPECT_STR(vxgbp_mirror_get(erspan[type])->key,
+			      vxgbp_encap_get(kinds_of_erspan(type))->key);
+	}
+	/* one VXLAN header, no tunnel: no mirror */
+	{
+		size_t len = vxlan_packet(F);
+
+		o.linktype = VXGBP_LINK_RAW;
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_GBP, NULL), VXGBP_MIRROR_NONE);
+	}
+	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR_NONE) == NULL, "no name for none");
+	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR__COUNT) == NULL, "no name past the last");
+	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR_ERSPAN1)->id_name == NULL, "ERSPAN I: no ID");
+	EXPECT_STR(vxgbp_mirror_get(VXGBP_MIRROR_GENEVE)->id_name, "vni");
+	EXPECT_EQ(vxgbp_pkt_mirror(NULL, 0, &id), VXGBP_E_INVAL);
 }
 END_TEST
 
@@ -659,6 +743,8 @@ int main(void)
 	tcase_add_test(tc, test_geneve_ipip_mpls);
 	tcase_add_test(tc, test_encap_depth);
 	tcase_add_test(tc, test_nested);
+	tcase_add_test(tc, test_mirror);
+	tcase_add_test(tc, test_encap_findings);
 	tcase_add_test(tc, test_gpe);
 	tcase_add_test(tc, test_big_tcp);
 	tcase_add_test(tc, test_csum_offload);

@@ -622,6 +622,10 @@ struct vxgbp_pkt {
 		uint32_t ifindex;      /* SLL2: the interface index; SLL: 0 */
 		const uint8_t *addr;   /* min(addr_len, 8) bytes into the frame */
 	} cooked;
+	/* Since 1.4: the rules the delivery of tunnel layer encap[i] breaks
+	 * (a mirror's own headers: its IPv4 header checksum, a Geneve
+	 * layer's UDP checksum), not in findings; the first n_encap only. */
+	uint64_t encap_findings[VXGBP_MAX_ENCAP];
 };
 
 /* Size-versioned (docs/api.md): start it with vxgbp_parse_opts_init(), or
@@ -736,6 +740,38 @@ const char *vxgbp_fabric_name(unsigned mode);
 /* The mode vxgbp_fabric_name() spells name, or VXGBP_E_INVAL. */
 int vxgbp_fabric_lookup(const char *name);
 
+/* Since 1.4: the mirror a frame arrived through, for the counters of
+ * mirrors (vxgbp_track_mirrors): the outermost layer around the fabric
+ * header that names a mirror session.  An ERSPAN or Geneve layer of
+ * encap[] (outermost first), else the first VXLAN header when the fabric
+ * header (vxgbp_pkt_fabric(p, mode)) is a nested one: a mirror, or a
+ * provider's underlay, wraps the fabric's frame.  GRE, IP in IP and MPLS
+ * deliver, and name no session.  Returns the kind (VXGBP_MIRROR_NONE: the
+ * frame came through none) and *id (when not NULL) the session: the VNI,
+ * the ERSPAN II/III session ID (ERSPAN I: 0); VXGBP_E_INVAL (p NULL, mode
+ * unknown). */
+enum vxgbp_mirror_kind {
+	VXGBP_MIRROR_NONE = 0,
+	VXGBP_MIRROR_VXLAN,   /* a VXLAN header outside the fabric header */
+	VXGBP_MIRROR_GPE,     /* a VXLAN-GPE header there */
+	VXGBP_MIRROR_GENEVE,  /* Geneve (encap[]) */
+	VXGBP_MIRROR_ERSPAN1, /* ERSPAN type I: no session ID */
+	VXGBP_MIRROR_ERSPAN2,
+	VXGBP_MIRROR_ERSPAN3,
+	VXGBP_MIRROR__COUNT
+};
+int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id);
+/* Names of a mirror kind: text ("VXLAN", "VXLAN-GPE", "Geneve",
+ * "ERSPAN-I", ...), a JSON key ("vxlan", "gpe", "geneve", "erspan1", ...)
+ * and what its id is ("vni", "session"; NULL for ERSPAN I, which has
+ * none).  NULL for VXGBP_MIRROR_NONE or an unknown kind. */
+struct vxgbp_mirror_info {
+	const char *name;
+	const char *key;
+	const char *id_name;
+};
+const struct vxgbp_mirror_info *vxgbp_mirror_get(unsigned kind);
+
 /* Parse from where you are: the same struct, the same findings for the same
  * bytes, offsets from the start of buf.
  *
@@ -848,13 +884,20 @@ struct vxgbp_track_hit {
 #define VXGBP_TRACK_FULL_FLOWS 0x2u
 #define VXGBP_TRACK_FULL_PAIRS 0x4u
 #define VXGBP_TRACK_FULL_VNIS 0x8u
+#define VXGBP_TRACK_FULL_MIRRORS 0x20u /* since 1.4: a mirror not stored */
 
 struct vxgbp_track_result {
 	uint64_t findings;        /* VXGBP_RB() of the cross-frame rules hit */
 	unsigned n_hits;
 	struct vxgbp_track_hit hit[VXGBP_TRACK_MAX_HITS];
 	unsigned full;            /* VXGBP_TRACK_FULL_*: keys of this frame not stored */
+	unsigned unjudged;        /* since 1.4, VXGBP_TRACK_UNJUDGED_*: the rules'
+	                             keys this frame could not be judged on */
 };
+/* The frame the fabric header carries has no Ethernet header (VXLAN-GPE
+ * carrying IPv4 or IPv6): it is tracked by its inner IP addresses, and
+ * gbp.group-conflict by source MAC (VXGBP_KEY_MAC) is not judged on it. */
+#define VXGBP_TRACK_UNJUDGED_MAC 0x1u
 
 /* Feed one frame: p as parsed (any entry point; frames without VXLAN are
  * counted too), its buffer still in place (the inner frame's bytes, from
@@ -885,6 +928,12 @@ struct vxgbp_track_summary {
 	uint64_t dropped_pair_bytes;
 	unsigned full;            /* VXGBP_TRACK_FULL_* tables that ran out */
 	size_t mem;               /* bytes of tables held now */
+	/* since 1.4, VXGBP_TRACK_MATRIX: frames through a mirror
+	 * (vxgbp_pkt_mirror()), their bytes, the mirrors held, and the frames
+	 * of mirrors that found no room (in mirror_frames, in no row) */
+	uint64_t mirror_frames, mirror_bytes;
+	size_t mirrors;
+	uint64_t dropped_mirrors, dropped_mirror_bytes;
 };
 /* Fill s (all zero for no tracker).  Returns 0, or VXGBP_E_INVAL (s NULL,
  * or s->size below the first release's sizeof). */
@@ -907,6 +956,21 @@ struct vxgbp_track_cell {
 int vxgbp_track_vnis(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_groups(const struct vxgbp_track *t, struct vxgbp_track_count *out, size_t n);
 int vxgbp_track_matrix(const struct vxgbp_track *t, struct vxgbp_track_cell *out, size_t n);
+/* Since 1.4: frames and bytes per mirror (VXGBP_TRACK_MATRIX), the mirror
+ * each frame came through as vxgbp_pkt_mirror() names it under the
+ * tracker's fabric mode; frames through none are in no row.  The mirrors
+ * are held outside the budget, at most 6,144 of them (a tracker of budget
+ * SIZE_MAX, what vxgbp_track_absorb's sources get, holds every one);
+ * frames of one more are counted in summary.dropped_mirrors. */
+struct vxgbp_track_mirror {
+	uint32_t kind;            /* enum vxgbp_mirror_kind */
+	uint32_t id;              /* VNI or session ID */
+	uint64_t frames, bytes;
+};
+/* Copy out the mirrors, sorted by (kind, id).  n: the room in out
+ * (summary.mirrors is enough).  The number written, VXGBP_E_NOSPACE, or
+ * VXGBP_E_INVAL (no tracker). */
+int vxgbp_track_mirrors(const struct vxgbp_track *t, struct vxgbp_track_mirror *out, size_t n);
 
 /* Since 1.1: bidirectional flows (VXGBP_TRACK_FLOWS), for a policy audit.
  *
