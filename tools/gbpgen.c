@@ -466,7 +466,7 @@ static const char *const wrap_names[W__COUNT + 1] = {
 enum wrap_param {
 	WP_SRC, WP_DST, WP_TTL, WP_SMAC, WP_DMAC, WP_PROTO, WP_KEY, WP_SEQ, WP_CSUM,
 	WP_SESSION, WP_VLAN, WP_INDEX, WP_VNI, WP_OPT, WP_OAM, WP_SPORT, WP_DPORT,
-	WP_GBP, WP_FLAGS, WP_RSVD, WP_LABEL, WP_LABELS,
+	WP_GBP, WP_FLAGS, WP_RSVD, WP_LABEL, WP_LABELS, WP_IPCSUM,
 };
 
 static const struct {
@@ -478,6 +478,7 @@ static const struct {
 	{ "src", WP_SRC, W_DELIVERED, 0 },
 	{ "dst", WP_DST, W_DELIVERED, 0 },
 	{ "ttl", WP_TTL, W_DELIVERED, 255 },
+	{ "ipcsum", WP_IPCSUM, W_DELIVERED, 0 },
 	{ "smac", WP_SMAC, W_CARRY_ETH, 0 },
 	{ "dmac", WP_DMAC, W_CARRY_ETH, 0 },
 	{ "proto", WP_PROTO, WB(W_GRE) | WB(W_GENEVE), 0 },
@@ -581,6 +582,11 @@ static int wrap_set_text(struct wrap *w, enum wrap_param p, const char *val)
 			return -1;
 		w->t.options_len = n;
 		return 0;
+	case WP_IPCSUM: /* bad: a wrong IPv4 header checksum (a broken mirror) */
+		if (strcmp(val, "bad"))
+			return -1;
+		w->ip.flags |= VXGBP_IP_CSUM_BAD;
+		return 0;
 	case WP_CSUM: /* 0, 1; bad: a wrong UDP checksum (a broken mirror) */
 		if (!strcmp(val, "bad") && w->kind != W_GRE) {
 			w->udp.csum_mode = VXGBP_CSUM_BAD;
@@ -671,6 +677,8 @@ static int set_wrap(struct spec *s, const struct spec_key *k, const char *val)
 		if (wrap_param(w, tok, eq + 1))
 			return -1;
 	}
+	if ((w->ip.flags & VXGBP_IP_CSUM_BAD) && w->ip.version != 4)
+		return -1; /* IPv6 has no header checksum */
 	s->n_wrap++;
 	return 0;
 }

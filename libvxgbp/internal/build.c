@@ -115,7 +115,8 @@ static int frame_layout(const struct vxgbp_eth_spec *eth, const struct vxgbp_ip_
 	int big;
 
 	if (!ip || !l4 || (ip->version != 4 && ip->version != 6) ||
-	    (ip->options_len && !ip->options) || (ip->flags & ~VXGBP_IP_BIG) ||
+	    (ip->options_len && !ip->options) || (ip->flags & ~(VXGBP_IP_BIG | VXGBP_IP_CSUM_BAD)) ||
+	    (ip->version == 6 && (ip->flags & VXGBP_IP_CSUM_BAD)) ||
 	    !l4_spec_ok(l4))
 		return VXGBP_E_INVAL;
 	big = (ip->flags & VXGBP_IP_BIG) != 0;
@@ -164,6 +165,7 @@ static void fill_ipv4(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t prot
 		      const struct layout *lo)
 {
 	size_t ihl = lo->ihl;
+	uint16_t csum;
 
 	iph[0] = (uint8_t)(0x40 | (ihl / 4));
 	iph[1] = ip->tos;
@@ -177,7 +179,10 @@ static void fill_ipv4(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t prot
 	memcpy(iph + 16, ip->dst, 4);
 	if (ihl > 20) /* padded with EOL (0) */
 		memcpy(iph + 20, ip->options, ip->options_len);
-	put16(iph + 10, vxgbp_csum_fold(vxgbp_csum_add(0, iph, ihl)));
+	csum = vxgbp_csum_fold(vxgbp_csum_add(0, iph, ihl));
+	if (ip->flags & VXGBP_IP_CSUM_BAD) /* never the right one: 0x5a5a is not 0 */
+		csum ^= 0x5a5a;
+	put16(iph + 10, csum);
 }
 
 static void fill_ipv6(uint8_t *iph, const struct vxgbp_ip_spec *ip, uint8_t proto,

@@ -186,6 +186,7 @@ struct vxgbp_ip_spec {
                              payload length 0 and a hop-by-hop Jumbo
                              Payload option (RFC 2675); shorter packets
                              are written as usual */
+#define VXGBP_IP_CSUM_BAD 0x2u /* IPv4: a deliberately wrong header checksum */
 
 struct vxgbp_eth_spec {
 	uint8_t dst[6], src[6];

@@ -870,28 +870,32 @@ def xframe_mirror(args):
 
 
 def mode_mirror(args):
-    """fixtures/mirror-broken.pcap: the mirror's UDP checksum as tshark
-    verifies it (its first UDP header) and gbpdump's udp.bad-checksum on
-    the first VXLAN packet ("outer") or the Geneve mirror's layer
-    ("encap[0]") agree frame by frame, and at least one frame is bad; the fabric header's findings are gbpdump's
+    """fixtures/mirror-broken.pcap: the mirror's UDP and IPv4 header
+    checksums as tshark verifies them (its first UDP and IP headers) and
+    gbpdump's udp.bad-checksum and ip.bad-checksum on the first VXLAN
+    packet ("outer") or the tunnel mirror's layer ("encap[0]") agree frame
+    by frame, and at least one frame is bad; the fabric header's findings are gbpdump's
     "nested[0]" and under the plugin's second vxgbp item."""
     cap = args.capture
-    rows = tshark_fields(args, cap, ["frame.number", "udp.checksum.status"],
-                         ["-o", "udp.check_checksum:TRUE"] + AS_GBPDUMP)
+    rows = tshark_fields(args, cap, ["frame.number", "udp.checksum.status", "ip.checksum.status"],
+                         ["-o", "udp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"]
+                         + AS_GBPDUMP)
     dump = gbpdump_frames(args, cap)
     pdml = pdml_frames(args, cap, AS_GBPDUMP)
-    bad = 0
+    bad = {"udp": 0, "ip": 0}
     for fr in sorted(dump):
         layers = dump[fr].get("finding_layers") or []
-        # the first UDP header is a VXLAN mirror's ("outer") or a Geneve
-        # mirror's ("encap[0]")
-        ours = any(x["id"] == "udp.bad-checksum" and x["layer"] in ("outer", "encap[0]")
-                   for x in layers)
-        st = rows[fr]["udp.checksum.status"]
-        theirs = bool(st) and st[0] in ("0", "Bad")
-        bad += ours
-        if ours != theirs:
-            fail(f"mirror frame {fr}", f"tshark checksum status {st}, gbpdump bad {ours}")
+        # the first UDP and IPv4 headers are a VXLAN mirror's ("outer") or
+        # a tunnel mirror's ("encap[0]": Geneve, ERSPAN)
+        for proto in ("udp", "ip"):
+            ours = any(x["id"] == f"{proto}.bad-checksum" and x["layer"] in ("outer", "encap[0]")
+                       for x in layers)
+            st = rows[fr][f"{proto}.checksum.status"]
+            theirs = bool(st) and st[0] in ("0", "Bad")
+            bad[proto] += ours
+            if ours != theirs:
+                fail(f"mirror frame {fr}",
+                     f"tshark {proto} checksum status {st}, gbpdump bad {ours}")
         nested = sorted(x["id"] for x in layers if x["layer"] == "nested[0]")
         items = pdml[fr].vxgbp
         if len(items) != len(dump[fr].get("nested") or []) + 1:
@@ -900,8 +904,9 @@ def mode_mirror(args):
         got = sorted(items[1].f.get("vxgbp.finding", [])) if len(items) == 2 else nested
         if got != nested:
             fail(f"mirror frame {fr}", f"fabric header: plugin {got}, gbpdump {nested}")
-    if not bad:
-        fail("mirror", "no frame with a bad mirror UDP checksum")
+    for proto, n in bad.items():
+        if not n:
+            fail("mirror", f"no frame with a bad mirror {proto.upper()} checksum")
     return 1
 
 

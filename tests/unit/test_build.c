@@ -673,9 +673,40 @@ START_TEST(test_l4_errors)
 		  VXGBP_E_INVAL);
 	CTX("unknown IP flags");
 	l4.csum_mode = 0;
-	ip.flags = 0x2;
+	ip.flags = 0x4;
 	EXPECT_EQ(vxgbp_frame_build(b, sizeof(b), NULL, &ip, &l4, PAY, sizeof(PAY)),
 		  VXGBP_E_INVAL);
+	CTX("a wrong header checksum over IPv6");
+	ip.flags = VXGBP_IP_CSUM_BAD;
+	ip.version = 6;
+	EXPECT_EQ(vxgbp_frame_build(b, sizeof(b), NULL, &ip, &l4, PAY, sizeof(PAY)),
+		  VXGBP_E_INVAL);
+}
+END_TEST
+
+/* VXGBP_IP_CSUM_BAD: the one field wrong, and the parser says so. */
+START_TEST(test_ip_csum_bad)
+{
+	struct vxgbp_ip_spec ip = { .version = 4, .src = { 192, 0, 2, 1 }, .dst = { 192, 0, 2, 2 } };
+	struct vxgbp_l4_spec l4 = { .proto = 17, .sport = 49152, .dport = 53 };
+	struct vxgbp_eth_spec e = { .n_vlan = 0 };
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	uint8_t good[256], bad[256];
+	int n, m;
+
+	n = vxgbp_frame_build(good, sizeof(good), &e, &ip, &l4, PAY, sizeof(PAY));
+	ip.flags = VXGBP_IP_CSUM_BAD;
+	m = vxgbp_frame_build(bad, sizeof(bad), &e, &ip, &l4, PAY, sizeof(PAY));
+	ck_assert_int_gt(n, 34);
+	ck_assert_int_eq(n, m);
+	/* bytes 24-25: the IPv4 header checksum after 14 bytes of Ethernet */
+	ck_assert_int_ne(good[24] << 8 | good[25], bad[24] << 8 | bad[25]);
+	ck_assert_mem_eq(good, bad, 24);
+	ck_assert_mem_eq(good + 26, bad + 26, (size_t)n - 26);
+	ck_assert_int_ge(vxgbp_pkt_parse(&p, good, (size_t)n, (size_t)n, NULL), 0);
+	ck_assert_int_eq(p.ip_csum_ok, 1);
+	ck_assert_int_ge(vxgbp_pkt_parse(&p, bad, (size_t)n, (size_t)n, NULL), 0);
+	ck_assert_int_eq(p.ip_csum_ok, 0);
 }
 END_TEST
 
@@ -817,6 +848,7 @@ int main(void)
 	tcase_add_test(tc, test_csum_partial);
 	tcase_add_test(tc, test_other_proto);
 	tcase_add_test(tc, test_l4_errors);
+	tcase_add_test(tc, test_ip_csum_bad);
 	tcase_add_test(tc, test_big_tcp);
 	tcase_add_test(tc, test_big_udp_and_sizes);
 	return unit_run(s, "build");
