@@ -415,6 +415,31 @@ START_TEST(test_nested)
 }
 END_TEST
 
+/* A nested VXLAN packet cut short inside its own frame: the cut is the
+ * whole packet's (frame.truncated, p->err) as well as the nested header's
+ * findings; the nested parse must not drop it from p->findings. */
+START_TEST(test_nested_truncated)
+{
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	size_t len = nested_frame(2);
+	uint64_t tr = VXGBP_RB(VXGBP_R_TRUNCATED);
+
+	opts(&o);
+	ck_assert_int_eq(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	ck_assert_uint_eq(p.n_nested, 1);
+	for (size_t cut = (size_t)p.nested[0].off + VXGBP_HDR_LEN; cut < len; cut++) {
+		CTX("nested frame cut at %zu of %zu", cut, len);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, cut, len, &o), VXGBP_E_TRUNCATED);
+		EXPECT_EQ(p.n_nested, 1);
+		EXPECT(p.findings & tr, "frame.truncated lost: findings %#llx",
+		       (unsigned long long)p.findings);
+		EXPECT(p.nested[0].findings & tr, "not in the nested header's findings");
+		EXPECT(p.have & VXGBP_HAVE_INNER_L4, "the outer frame's own layers");
+	}
+}
+END_TEST
+
 /* A GPE header (flags, next protocol np) on dport around payload. */
 static size_t gpe_frame(uint16_t dport, uint16_t flags, uint8_t np)
 {
@@ -659,6 +684,7 @@ int main(void)
 	tcase_add_test(tc, test_geneve_ipip_mpls);
 	tcase_add_test(tc, test_encap_depth);
 	tcase_add_test(tc, test_nested);
+	tcase_add_test(tc, test_nested_truncated);
 	tcase_add_test(tc, test_gpe);
 	tcase_add_test(tc, test_big_tcp);
 	tcase_add_test(tc, test_csum_offload);
