@@ -177,7 +177,10 @@ START_TEST(test_gre)
 	static const struct {
 		uint16_t flags;
 		size_t len;
-	} shapes[] = { { 0x0000, 4 }, { 0x2000, 8 }, { 0x1000, 8 }, { 0x3000, 12 }, { 0xb000, 16 } };
+	} shapes[] = { { 0x0000, 4 }, { 0x2000, 8 }, { 0x1000, 8 }, { 0x3000, 12 }, { 0xb000, 16 },
+		       /* R alone (RFC 1701 routing present): checksum and offset
+			* fields are there too */
+		       { 0x4000, 8 }, { 0x6000, 12 }, { 0x7000, 16 } };
 	struct vxgbp_parse_opts o;
 	struct vxgbp_pkt p = { .size = sizeof(p) };
 
@@ -189,7 +192,7 @@ START_TEST(test_gre)
 		CTX("GRE flags %#x", shapes[i].flags);
 		be16(g, shapes[i].flags);
 		be16(g + 2, 0x0800);
-		if (shapes[i].flags & 0x8000) { /* checksum and offset */
+		if (shapes[i].flags & 0xc000) { /* checksum and offset */
 			be16(g + 4, 0xabcd);
 			be16(g + 6, 0x0012);
 			at += 4;
@@ -217,8 +220,8 @@ START_TEST(test_gre)
 		EXPECT_EQ(p.encap[0].has_seq, !!(shapes[i].flags & 0x1000));
 		EXPECT_EQ(p.encap[0].seq, (shapes[i].flags & 0x1000) ? 7 : 0);
 		EXPECT_EQ(p.encap[0].flags, shapes[i].flags);
-		EXPECT_EQ(p.encap[0].gre_csum, (shapes[i].flags & 0x8000) ? 0xabcd : 0);
-		EXPECT_EQ(p.encap[0].gre_off, (shapes[i].flags & 0x8000) ? 0x0012 : 0);
+		EXPECT_EQ(p.encap[0].gre_csum, (shapes[i].flags & 0xc000) ? 0xabcd : 0);
+		EXPECT_EQ(p.encap[0].gre_off, (shapes[i].flags & 0xc000) ? 0x0012 : 0);
 		EXPECT_EQ(p.encap[0].erspan_ver, 0);
 		EXPECT(!(p.have & VXGBP_HAVE_L2), "the VXLAN packet came with no Ethernet");
 	}
