@@ -117,6 +117,21 @@ low29=$(i=1; while [ $i -le 29 ]; do printf '0x%04x ' $((i * 16)); i=$((i + 1));
 "$gbpdump" -r busy.pcap --report busy.html
 [ "$(cols busy.html)" = "${low29%0x01d0 }0x0280 other groups " ] ||
 	bad "40 groups, 0x0280 the busiest: drawn $(cols busy.html)"
+# the bound: 30 groups (a ring, all tied) are all drawn, 31 are the 29
+# lowest and "other groups (2)"
+for n in 30 31; do
+	i=1
+	while [ $i -le $n ]; do
+		echo "time=$((1700000000 + i)) gbp=$((i * 16)) inner-src=198.51.100.$i inner-dst=198.51.100.$((i % n + 1))"
+		i=$((i + 1))
+	done > g$n.spec
+	"$gbpgen" -w g$n.pcap -f g$n.spec
+	"$gbpdump" -r g$n.pcap --report g$n.html
+done
+[ "$(cols g30.html | wc -w)" = 30 ] && ! grep -q 'other groups' g30.html ||
+	bad "30 groups: drawn $(cols g30.html)"
+[ "$(cols g31.html)" = "${low29}other groups " ] && grep -q 'other groups (2)' g31.html ||
+	bad "31 groups: drawn $(cols g31.html)"
 
 # a capture cut short: exit 1, the page of the frames before, saying so
 expect 1 "cut-short.pcap: frame 10 at offset 1216" "$gbpdump" -r cut-short.pcap --report cut.html
