@@ -67,6 +67,7 @@ expect_rc 1 "gbpgen bad spec" "$gbpgen" -w "$tmp/new.pcap" 'vni=99999999'
 [ ! -e "$tmp/new.pcap" ] && ok || bad "gbpgen left a file after a bad spec"
 # the VNI's bound exactly: 2^24 - 1 is a VNI, 2^24 is not
 expect_rc 1 "gbpgen vni=16777216" "$gbpgen" -w "$tmp/vni.pcap" 'vni=16777216'
+grep -q "spec 1: bad value '16777216' for vni" "$tmp/err" && ok || bad "vni=16777216: $(cat "$tmp/err")"
 expect_rc 0 "gbpgen vni=16777215" "$gbpgen" -w "$tmp/vni.pcap" 'vni=16777215'
 "$gbpdump" -r "$tmp/vni.pcap" | grep -q ' vni 16777215 ' && ok || bad "vni=16777215 not written"
 
@@ -119,6 +120,22 @@ for t in 1:ECT\(1\) 2:ECT\(0\) 3:CE; do
 	"$gbpdump" -r "$tmp/ecn${t%%:*}.pcap" -v > "$tmp/out" 2>&1
 	grep -q "^[^ ]* IP (tos 0x${t%%:*},${t#*:}, ttl" "$tmp/out" && ok || bad "ECN ${t#*:}: $(head -c 120 "$tmp/out")"
 done
+
+# gbpgen's NSH header (RFC 8300): the 24-bit SPI and the SI where they
+# belong, at 94 (the pcap headers, Ethernet, IPv4, UDP, GPE, 4 bytes of NSH)
+"$gbpgen" -w "$tmp/nsh.pcap" 'vni=2004 gpe=nsh nsh-spi=0x123456 nsh-si=254'
+[ "$(od -An -tx1 -j 94 -N 4 "$tmp/nsh.pcap" | tr -d ' \n')" = 123456fe ] && ok ||
+	bad "gbpgen nsh-spi=0x123456 nsh-si=254: $(od -An -tx1 -j 90 -N 8 "$tmp/nsh.pcap")"
+
+# gbpgen's variations: 300 flows have 300 inner source MACs (the MAC's
+# second-last byte counts the flows past 255); vnis=4 spreads hosts over
+# four VNIs
+"$gbpgen" -w "$tmp/flows.pcap" 'count=300 flows=300 pick=cycle'
+n=$("$gbpdump" -r "$tmp/flows.pcap" -e | grep -o '[0-9a-f:]\{17\} >' | awk 'NR % 2 == 0' | sort -u | wc -l)
+[ "$n" -eq 300 ] && ok || bad "gbpgen flows=300: $n inner source MACs"
+expect_rc 0 "gbpgen vnis=4" "$gbpgen" -w "$tmp/vnis.pcap" 'count=8 flows=8 pick=cycle hosts=8 vnis=4 vni=100'
+[ "$("$gbpdump" -r "$tmp/vnis.pcap" | grep -o ' vni [0-9]*' | sort -u | tr -d '\n')" = " vni 100 vni 101 vni 102 vni 103" ] &&
+	ok || bad "gbpgen vnis=4: $("$gbpdump" -r "$tmp/vnis.pcap" | grep -o ' vni [0-9]*' | sort -u | tr '\n' ' ')"
 
 # GRE with R alone (RFC 1701 routing present): checksum and offset are
 # there as with C; gbpgen sets C, the flags byte is rewritten to R
