@@ -12,10 +12,12 @@ remotes, and one of these receive behaviours (--model):
              (net.ipv4.fwmark_reflect=1)
   rfc        ignores every reserved bit (RFC 7348 sec. 5), does not learn
              from D=1 frames, sets A on replies (it "applies policy")
+  remap      as rfc, but replies with a group of its own (the sent ID + 1):
+             gbp.group-mapped must fail
   deaf       never answers (but reads)
 
 usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
-                   --model linux|rfc|deaf [--seconds N] [--ready FILE]
+                   --model linux|rfc|remap|deaf [--seconds N] [--ready FILE]
 """
 import argparse
 import select
@@ -81,7 +83,7 @@ class Vtep:
             return False
         if self.model == "linux":
             return not (flags & 0x7700) and rsvd == 0
-        return self.model == "rfc"
+        return self.model in ("rfc", "remap")
 
     def rx(self, data, src):
         if len(data) < 8 + 14:
@@ -91,11 +93,12 @@ class Vtep:
         if not self.accept(flags, rsvd):
             return
         g = flags & F_G
-        if not (self.model == "rfc" and g and flags & F_D):
+        rfc = self.model in ("rfc", "remap")
+        if not (rfc and g and flags & F_D):
             self.fdb[inner[6:12]] = src
         # reply header: the group reflected; A set by a policy-applying VTEP
-        rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if self.model == "rfc" else 0)))
-        rgroup = group if g else 0
+        rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if rfc else 0)))
+        rgroup = (group + (self.model == "remap")) & 0xffff if g else 0
         etype = inner[12:14]
         if etype == b"\x08\x06" and len(inner) >= 42:
             op = struct.unpack("!H", inner[20:22])[0]
@@ -121,7 +124,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--listen", required=True)
     ap.add_argument("--remote", action="append", required=True)
-    ap.add_argument("--model", choices=["linux", "rfc", "deaf"], required=True)
+    ap.add_argument("--model", choices=["linux", "rfc", "remap", "deaf"], required=True)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--ready", help="file to create once listening")
     a = ap.parse_args()

@@ -39,6 +39,8 @@ try() {
 }
 run linux 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=info rsvd.first-byte-ignored=fail rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=fail rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=fail"
 run rfc 0 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
+# a VTEP that answers with another group: the one probe that fails
+run remap 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=fail gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
 run deaf 1 "vxlan.plain-as-group-0=n/a gbp.group-mapped=n/a gbp.policy-applied-set=n/a rsvd.first-byte-ignored=n/a rsvd.second-byte-ignored=n/a rsvd.tail-byte-ignored=n/a rsvd.id-without-g-ignored=n/a learn.control=n/a learn.dont-learn-honoured=n/a"
 # What the fake VTEP sent is conforming VXLAN-GBP but for its source port
 # (below 49152 here): WARN, no MUST.

@@ -65,6 +65,86 @@ grep -q "Exit status" "$tmp/out" && ok || bad "--help does not document exit sta
 expect_rc 2 "gbpgen onto an existing file" "$gbpgen" -w "$tmp/exists.pcap" vni=1
 expect_rc 1 "gbpgen bad spec" "$gbpgen" -w "$tmp/new.pcap" 'vni=99999999'
 [ ! -e "$tmp/new.pcap" ] && ok || bad "gbpgen left a file after a bad spec"
+# the VNI's bound exactly: 2^24 - 1 is a VNI, 2^24 is not
+expect_rc 1 "gbpgen vni=16777216" "$gbpgen" -w "$tmp/vni.pcap" 'vni=16777216'
+grep -q "spec 1: bad value '16777216' for vni" "$tmp/err" && ok || bad "vni=16777216: $(cat "$tmp/err")"
+expect_rc 0 "gbpgen vni=16777215" "$gbpgen" -w "$tmp/vni.pcap" 'vni=16777215'
+"$gbpdump" -r "$tmp/vni.pcap" | grep -q ' vni 16777215 ' && ok || bad "vni=16777215 not written"
+
+# the pcap header's link type field carries the FCS length in its top
+# bits (F, FCS len): the link type is the low bits, the frames the same
+"$gbpdump" -r "$fix/basic-gbp.pcap" > "$tmp/plain.txt" 2>&1
+# byte 23: the link type's top byte (little-endian file); 0xf4: F, length 15
+{ head -c 23 "$fix/basic-gbp.pcap"; printf '\364'; tail -c +25 "$fix/basic-gbp.pcap"; } > "$tmp/fcs.pcap"
+for reader in "" --libpcap; do
+	# shellcheck disable=SC2086 # no reader option: nothing
+	"$gbpdump" -r "$tmp/fcs.pcap" $reader > "$tmp/out" 2>&1
+	cmp -s "$tmp/plain.txt" "$tmp/out" && ok || bad "link type with FCS bits ($reader): $(head -c 200 "$tmp/out")"
+done
+
+# a pcapng packet's original length below its captured length (as
+# libpcap, the captured length stands): every EPB's cut to caplen - 1
+python3 - "$fix/basic-gbp.pcapng" "$tmp/orig-short.pcapng" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+e = '<' if b[8:12] == bytes.fromhex('4d3c2b1a') else '>'
+at = 0
+while at + 12 <= len(b):
+    t, n = struct.unpack_from(e + 'II', b, at)
+    if t == 6:
+        cap = struct.unpack_from(e + 'I', b, at + 20)[0]
+        struct.pack_into(e + 'I', b, at + 24, cap - 1)
+    at += n
+open(sys.argv[2], 'wb').write(b)
+PY
+for opts in "-tt -v -e" "--stats"; do
+	# shellcheck disable=SC2086
+	"$gbpdump" -r "$fix/basic-gbp.pcapng" $opts > "$tmp/a" 2>&1
+	# shellcheck disable=SC2086
+	"$gbpdump" -r "$tmp/orig-short.pcapng" $opts > "$tmp/b" 2>&1
+	cmp -s "$tmp/a" "$tmp/b" && ok || bad "pcapng original length < captured ($opts): $(diff "$tmp/a" "$tmp/b" | head -n 3)"
+done
+
+# -e: a VLAN tag's priority (top 3 bits) and DEI (bit 12) as tcpdump
+# prints them; the fixtures' tags have neither
+"$gbpgen" -w "$tmp/vlan.pcap" 'vni=100 gbp=0x200 vlan=0xb00a ivlan=0x6005 proto=icmp'
+"$gbpdump" -r "$tmp/vlan.pcap" -e > "$tmp/out" 2>&1
+grep -q 'length 100: vlan 10, p 5, DEI, ethertype IPv4 .* length 46: vlan 5, p 3, ethertype IPv4' "$tmp/out" &&
+	ok || bad "VLAN priority and DEI: $(cat "$tmp/out")"
+
+# -v: the ECN field's four values after the TOS (the outer IPv4 header's
+# TOS byte rewritten: offset 55 = the pcap headers, Ethernet, one byte)
+"$gbpgen" -w "$tmp/ecn.pcap" 'vni=100 gbp=0x200 proto=icmp'
+for t in 1:ECT\(1\) 2:ECT\(0\) 3:CE; do
+	{ head -c 55 "$tmp/ecn.pcap"; printf "\\00${t%%:*}"; tail -c +57 "$tmp/ecn.pcap"; } > "$tmp/ecn${t%%:*}.pcap"
+	"$gbpdump" -r "$tmp/ecn${t%%:*}.pcap" -v > "$tmp/out" 2>&1
+	grep -q "^[^ ]* IP (tos 0x${t%%:*},${t#*:}, ttl" "$tmp/out" && ok || bad "ECN ${t#*:}: $(head -c 120 "$tmp/out")"
+done
+
+# gbpgen's NSH header (RFC 8300): the 24-bit SPI and the SI where they
+# belong, at 94 (the pcap headers, Ethernet, IPv4, UDP, GPE, 4 bytes of NSH)
+"$gbpgen" -w "$tmp/nsh.pcap" 'vni=2004 gpe=nsh nsh-spi=0x123456 nsh-si=254'
+[ "$(od -An -tx1 -j 94 -N 4 "$tmp/nsh.pcap" | tr -d ' \n')" = 123456fe ] && ok ||
+	bad "gbpgen nsh-spi=0x123456 nsh-si=254: $(od -An -tx1 -j 90 -N 8 "$tmp/nsh.pcap")"
+
+# gbpgen's variations: 300 flows have 300 inner source MACs (the MAC's
+# second-last byte counts the flows past 255); vnis=4 spreads hosts over
+# four VNIs
+"$gbpgen" -w "$tmp/flows.pcap" 'count=300 flows=300 pick=cycle'
+n=$("$gbpdump" -r "$tmp/flows.pcap" -e | grep -o '[0-9a-f:]\{17\} >' | awk 'NR % 2 == 0' | sort -u | wc -l)
+[ "$n" -eq 300 ] && ok || bad "gbpgen flows=300: $n inner source MACs"
+expect_rc 0 "gbpgen vnis=4" "$gbpgen" -w "$tmp/vnis.pcap" 'count=8 flows=8 pick=cycle hosts=8 vnis=4 vni=100'
+[ "$("$gbpdump" -r "$tmp/vnis.pcap" | grep -o ' vni [0-9]*' | sort -u | tr -d '\n')" = " vni 100 vni 101 vni 102 vni 103" ] &&
+	ok || bad "gbpgen vnis=4: $("$gbpdump" -r "$tmp/vnis.pcap" | grep -o ' vni [0-9]*' | sort -u | tr '\n' ' ')"
+
+# GRE with R alone (RFC 1701 routing present): checksum and offset are
+# there as with C; gbpgen sets C, the flags byte is rewritten to R
+"$gbpgen" -w "$tmp/gre-c.pcap" 'vni=5 gbp=0x100 wrap=gre,proto=ipv4,csum=1'
+# 74: the pcap headers (24 + 16), Ethernet (14), IPv4 (20)
+{ head -c 74 "$tmp/gre-c.pcap"; printf '\100'; tail -c +76 "$tmp/gre-c.pcap"; } > "$tmp/gre-r.pcap"
+"$gbpdump" -r "$tmp/gre-r.pcap" -v -tt > "$tmp/out" 2>&1
+grep -q 'GREv0, Flags \[routing present\], sum 0x[0-9a-f]*, off 0x0, length 86: .* VXLAN-GBP vni 5 ' "$tmp/out" &&
+	ok || bad "GRE with R: $(cat "$tmp/out")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -318,6 +318,9 @@ START_TEST(test_pair_exact)
 		/* a deny that only a union of earlier rules hides */
 		"allow 3 -> 4 tcp 0-100", "allow 3 -> 4 tcp 101-65535", "deny 3 -> 4 tcp 99-102",
 		"allow 3 -> 4",
+		/* TCP to 0-80 allowed, the rest of TCP denied: a port range
+		 * that ends below 65535 next to a broader deny (issue 33) */
+		"allow 7 -> 8 tcp 0-80", "deny 7 -> 8 tcp",
 		/* protocols 0-24 denied below, the rest allowed */
 		"default allow",
 	};
@@ -328,6 +331,9 @@ START_TEST(test_pair_exact)
 	EXPECT_EQ(vxgbp_policy_pair(&p, 1, 2), ALLOW);
 	EXPECT_EQ(vxgbp_policy_pair(&p, 3, 4), ALLOW);
 	EXPECT_EQ(vxgbp_policy_pair(&p, 5, 6), ALLOW);
+	CTX("pair 7 -> 8");
+	EXPECT_EQ(vxgbp_policy_pair(&p, 7, 8), SOME);
+	EXPECT_EQ(vxgbp_policy_pair(&p, 7, 8), pair_brute(&p, 7, 8));
 	EXPECT_EQ(vxgbp_policy_shadowed(&p, 5, NULL), 0); /* (one earlier rule only) */
 	for (unsigned proto = 0; proto < 256; proto++) {
 		int n = snprintf(line, sizeof(line), "deny 5 -> 6 %u", proto);

@@ -106,6 +106,32 @@ grep -q 'the 29 busiest are drawn' many.html || bad "40 groups: the page does no
 [ "$(grep -c '<td class="mono">0x0[0-9a-f]* (' many.html)" -eq 40 ] ||
 	bad "40 groups: not every group in the per-group table"
 grep -q 'frames out of time order' many.html || bad "frames out of order: not said"
+# which 29: all tied (one frame sent, one received), the lowest IDs; a
+# group that sends two more frames is drawn in place of the highest of them
+cols() { grep -o 'class="col"[^>]*>[^<]*' "$1" | sed 's/.*>//' | tr '\n' ' '; }
+low29=$(i=1; while [ $i -le 29 ]; do printf '0x%04x ' $((i * 16)); i=$((i + 1)); done)
+[ "$(cols many.html)" = "${low29}other groups " ] ||
+	bad "40 tied groups: drawn $(cols many.html), not the 29 lowest IDs"
+{ cat many.spec; echo "time=1700000200 gbp=640 inner-src=198.51.100.40 inner-dst=198.51.100.1 count=2"; } > busy.spec
+"$gbpgen" -w busy.pcap -f busy.spec
+"$gbpdump" -r busy.pcap --report busy.html
+[ "$(cols busy.html)" = "${low29%0x01d0 }0x0280 other groups " ] ||
+	bad "40 groups, 0x0280 the busiest: drawn $(cols busy.html)"
+# the bound: 30 groups (a ring, all tied) are all drawn, 31 are the 29
+# lowest and "other groups (2)"
+for n in 30 31; do
+	i=1
+	while [ $i -le $n ]; do
+		echo "time=$((1700000000 + i)) gbp=$((i * 16)) inner-src=198.51.100.$i inner-dst=198.51.100.$((i % n + 1))"
+		i=$((i + 1))
+	done > g$n.spec
+	"$gbpgen" -w g$n.pcap -f g$n.spec
+	"$gbpdump" -r g$n.pcap --report g$n.html
+done
+[ "$(cols g30.html | wc -w)" = 30 ] && ! grep -q 'other groups' g30.html ||
+	bad "30 groups: drawn $(cols g30.html)"
+[ "$(cols g31.html)" = "${low29}other groups " ] && grep -q 'other groups (2)' g31.html ||
+	bad "31 groups: drawn $(cols g31.html)"
 
 # a capture cut short: exit 1, the page of the frames before, saying so
 expect 1 "cut-short.pcap: frame 10 at offset 1216" "$gbpdump" -r cut-short.pcap --report cut.html

@@ -1919,6 +1919,21 @@ START_TEST(test_fragments)
 	EXPECT_EQ(p.outer.l3.frag_off, 128);
 	EXPECT_EQ(p.outer.l3.more_frags, 0);
 	EXPECT_EQ(p.vxlan_off, -1);
+
+	/* the offset is all thirteen bits of the word, its flags beside it */
+	for (unsigned i = 0; i < 4; i++) {
+		static const uint16_t word[4] = { 0x0001, 0x1000, 0x1fff, 0x5fff };
+
+		CTX("later fragment, flags and offset %#x", word[i]);
+		put16(f + l.l3 + 6, word[i]);
+		put16(f + l.l3 + 10, 0);
+		put16(f + l.l3 + 10, (uint16_t)~sum16(f + l.l3, 20, 0));
+		EXPECT_EQ(parse_at(&g, &p, f, l.l3 + tot, &o, NULL), 0);
+		EXPECT_EQ(p.outer.l3.frag_off, (word[i] & 0x1fff) * 8);
+		EXPECT_EQ(p.outer.l3.dont_frag, !!(word[i] & 0x4000));
+		EXPECT_EQ(p.outer.l3.more_frags, 0);
+		EXPECT_EQ(p.vxlan_off, -1);
+	}
 	guard_free(&g);
 }
 END_TEST
@@ -1977,6 +1992,38 @@ START_TEST(test_option_padding)
 }
 END_TEST
 
+/* The checked cursor (cursor.h) itself: at every offset of every short
+ * buffer placed right before a PROT_NONE page, a read gives the bytes
+ * there and 0 past the end, never the byte past it, and need() counts
+ * exactly what is left. */
+START_TEST(test_cursor)
+{
+	static const uint8_t src[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+	struct guard g;
+
+	ck_assert_int_eq(guard_init(&g, sizeof(src)), 0);
+	for (size_t len = 0; len <= sizeof(src); len++) {
+		const uint8_t *b = guard_place(&g, src, len);
+		struct vxc c;
+
+		vxc_init(&c, b, len);
+		for (size_t n = 0; n <= len + 2; n++) {
+			CTX("%zu bytes, need %zu", len, n);
+			EXPECT_EQ(vxc_need(&c, n), n <= len);
+		}
+		for (size_t off = 0; off <= len + 4; off++) {
+			unsigned u = off < len ? src[off] : 0;
+			unsigned u1 = off + 1 < len ? src[off + 1] : 0;
+
+			CTX("%zu bytes, offset %zu", len, off);
+			EXPECT_EQ(vxc_u8_at(&c, off), u);
+			EXPECT_EQ(vxc_be16_at(&c, off), u << 8 | u1);
+			EXPECT_EQ(vxc_be32_at(&c, off) >> 16, u << 8 | u1);
+		}
+	}
+	guard_free(&g);
+}
+END_TEST
 /* The guard helper itself: a read one byte past the placed data faults. */
 static int child_reads(const volatile uint8_t *at)
 {
@@ -2019,6 +2066,7 @@ int main(void)
 	TCase *tc = unit_tcase(s, "frames");
 
 	tcase_add_test(tc, test_guard_faults);
+	tcase_add_test(tc, test_cursor);
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_random_frames);
 	tcase_add_test(tc, test_malformed);

@@ -852,6 +852,34 @@ START_TEST(test_matrix)
 }
 END_TEST
 
+/* A non-IP, non-ARP frame to a MAC the tracker knows only as the rules'
+ * source endpoint (A's frames taught the matrix A's IP address, not its
+ * MAC): the destination is unknown, not group 0x0000.  With RULES the
+ * endpoint table holds A's MAC without a learned group. */
+START_TEST(test_matrix_unlearned_mac)
+{
+	static const struct fspec a = { 100, GI, 0x100, 1, 2, K_V4, 1, 2, 6, 1000, 80, 1 };
+	static const struct fspec g = { 100, GI, 0x700, 7, 1, K_L2, 0, 0, 0, 0, 0, 2 };
+	static const unsigned what[] = { VXGBP_TRACK_MATRIX,
+					 VXGBP_TRACK_MATRIX | VXGBP_TRACK_RULES };
+	struct vxgbp_track_cell c[4];
+	struct tk k;
+
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		CTX("tracker %#x", what[i]);
+		tk_start(&k, what[i], 0);
+		EXPECT_EQ(feed(&k, &a), 0);
+		EXPECT_EQ(feed(&k, &g), 0);
+		EXPECT_EQ(vxgbp_track_matrix(k.t, c, 4), 2);
+		EXPECT_EQ(c[0].src, 0x100);
+		EXPECT_EQ(c[0].dst, UNKNOWN);
+		EXPECT_EQ(c[1].src, 0x700);
+		EXPECT_EQ(c[1].dst, UNKNOWN);
+		tk_stop(&k);
+	}
+}
+END_TEST
+
 /* The summary of a pipelined tracker is never a frame behind, and reading
  * twice changes nothing. */
 START_TEST(test_pipeline_flush)
@@ -1879,6 +1907,7 @@ int main(void)
 	tcase_add_test(tc, test_entry_append_edges);
 	tc = unit_tcase(s, "matrix");
 	tcase_add_test(tc, test_matrix);
+	tcase_add_test(tc, test_matrix_unlearned_mac);
 	tcase_add_test(tc, test_pipeline_flush);
 	tcase_add_test(tc, test_counts);
 	tcase_add_test(tc, test_many_keys);

@@ -177,7 +177,10 @@ START_TEST(test_gre)
 	static const struct {
 		uint16_t flags;
 		size_t len;
-	} shapes[] = { { 0x0000, 4 }, { 0x2000, 8 }, { 0x1000, 8 }, { 0x3000, 12 }, { 0xb000, 16 } };
+	} shapes[] = { { 0x0000, 4 }, { 0x2000, 8 }, { 0x1000, 8 }, { 0x3000, 12 }, { 0xb000, 16 },
+		       /* R alone (RFC 1701 routing present): checksum and offset
+			* fields are there too */
+		       { 0x4000, 8 }, { 0x6000, 12 }, { 0x7000, 16 } };
 	struct vxgbp_parse_opts o;
 	struct vxgbp_pkt p = { .size = sizeof(p) };
 
@@ -189,7 +192,7 @@ START_TEST(test_gre)
 		CTX("GRE flags %#x", shapes[i].flags);
 		be16(g, shapes[i].flags);
 		be16(g + 2, 0x0800);
-		if (shapes[i].flags & 0x8000) { /* checksum and offset */
+		if (shapes[i].flags & 0xc000) { /* checksum and offset */
 			be16(g + 4, 0xabcd);
 			be16(g + 6, 0x0012);
 			at += 4;
@@ -217,10 +220,27 @@ START_TEST(test_gre)
 		EXPECT_EQ(p.encap[0].has_seq, !!(shapes[i].flags & 0x1000));
 		EXPECT_EQ(p.encap[0].seq, (shapes[i].flags & 0x1000) ? 7 : 0);
 		EXPECT_EQ(p.encap[0].flags, shapes[i].flags);
-		EXPECT_EQ(p.encap[0].gre_csum, (shapes[i].flags & 0x8000) ? 0xabcd : 0);
-		EXPECT_EQ(p.encap[0].gre_off, (shapes[i].flags & 0x8000) ? 0x0012 : 0);
+		EXPECT_EQ(p.encap[0].gre_csum, (shapes[i].flags & 0xc000) ? 0xabcd : 0);
+		EXPECT_EQ(p.encap[0].gre_off, (shapes[i].flags & 0xc000) ? 0x0012 : 0);
 		EXPECT_EQ(p.encap[0].erspan_ver, 0);
 		EXPECT(!(p.have & VXGBP_HAVE_L2), "the VXLAN packet came with no Ethernet");
+	}
+	/* version 1 (PPTP's enhanced GRE) is not followed, whatever its
+	 * protocol field says */
+	for (uint16_t ver = 1; ver <= 7; ver++) {
+		uint8_t g[4] = { 0 };
+		size_t len = vxlan_packet(F);
+
+		CTX("GRE version %u", ver);
+		be16(g, ver);
+		be16(g + 2, 0x0800);
+		wrap(F, &len, g, sizeof(g));
+		wrap_ipv4(F, &len, 47, 1, 0);
+		wrap_eth(F, &len, 0x0800);
+		parse_all(F, len, &o, &p);
+		EXPECT_EQ(p.n_encap, 1);
+		EXPECT_EQ(p.encap[0].ver, ver);
+		EXPECT(!(p.have & VXGBP_HAVE_VXLAN), "VXLAN found behind GRE version %u", ver);
 	}
 }
 END_TEST
@@ -324,6 +344,25 @@ START_TEST(test_geneve_ipip_mpls)
 	EXPECT_EQ(p.encap[0].hdr_len, 16);
 	EXPECT_EQ(p.encap[0].dport, VXGBP_PORT_GENEVE);
 	EXPECT_EQ(p.encap[0].ip_version, 6);
+
+	/* a fragment's Geneve header is not entered (the options and the
+	 * frame may go on in the next fragment), even a first one that
+	 * holds all of it */
+	CTX("Geneve in the first fragment of an IPv4 datagram");
+	len = vxlan_packet(F);
+	wrap_eth(F, &len, 0x0800);
+	wrap(F, &len, gen, sizeof(gen));
+	wrap_udp(F, &len, 51000, VXGBP_PORT_GENEVE);
+	wrap_ipv4(F, &len, 17, 1, 0);
+	F[6] = 0x20; /* MF */
+	be16(F + 10, 0);
+	be16(F + 10, vxgbp_csum_fold(vxgbp_csum_add(0, F, 20)));
+	wrap_eth(F, &len, 0x0800);
+	parse_all(F, len, &o, &p);
+	EXPECT_EQ(p.n_encap, 0);
+	EXPECT(!(p.have & VXGBP_HAVE_VXLAN), "VXLAN found behind a fragment's Geneve header");
+	EXPECT_EQ(p.outer.l3.more_frags, 1);
+	EXPECT_EQ(p.outer.l4.dport, VXGBP_PORT_GENEVE);
 
 	CTX("IPv4 in IPv6 in IPv4, then MPLS over Ethernet");
 	len = vxlan_packet(F);
@@ -496,6 +535,44 @@ START_TEST(test_mirror)
 	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR_ERSPAN1)->id_name == NULL, "ERSPAN I: no ID");
 	EXPECT_STR(vxgbp_mirror_get(VXGBP_MIRROR_GENEVE)->id_name, "vni");
 	EXPECT_EQ(vxgbp_pkt_mirror(NULL, 0, &id), VXGBP_E_INVAL);
+}
+END_TEST
+
+/* A nested VXLAN packet cut short inside its own frame: the cut is the
+ * whole packet's (frame.truncated, p->err) as well as the nested header's
+ * findings; the nested parse must not drop it from p->findings. */
+START_TEST(test_nested_truncated)
+{
+	struct vxgbp_parse_opts o;
+	struct vxgbp_pkt p = { .size = sizeof(p) };
+	size_t len = nested_frame(2);
+	uint64_t tr = VXGBP_RB(VXGBP_R_TRUNCATED);
+
+	opts(&o);
+	ck_assert_int_eq(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+	ck_assert_uint_eq(p.n_nested, 1);
+	for (size_t cut = (size_t)p.nested[0].off + VXGBP_HDR_LEN; cut < len; cut++) {
+		CTX("nested frame cut at %zu of %zu", cut, len);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, cut, len, &o), VXGBP_E_TRUNCATED);
+		EXPECT_EQ(p.n_nested, 1);
+		EXPECT(p.findings & tr, "frame.truncated lost: findings %#llx",
+		       (unsigned long long)p.findings);
+		EXPECT(p.nested[0].findings & tr, "not in the nested header's findings");
+		EXPECT(p.have & VXGBP_HAVE_INNER_L4, "the outer frame's own layers");
+	}
+}
+END_TEST
+
+/* gpe.rsvd: each of the eight reserved bits before Next Protocol alone
+ * (the 16 bits after the flags are vxgbp_hdr's group) */
+START_TEST(test_gpe_reserved_bits)
+{
+	for (unsigned bit = 0; bit < 16; bit++) {
+		struct vxgbp_hdr h = { VXGBP_F_I | VXGBP_GPE_F_P, (uint16_t)(1u << bit), 300, 0 };
+
+		CTX("bit %u of the word after the flags", bit);
+		EXPECT_EQ(!!(vxgbp_gpe_check(&h, 0) & VXGBP_RB(VXGBP_R_GPE_RSVD)), bit >= 8);
+	}
 }
 END_TEST
 
@@ -745,7 +822,9 @@ int main(void)
 	tcase_add_test(tc, test_nested);
 	tcase_add_test(tc, test_mirror);
 	tcase_add_test(tc, test_encap_findings);
+	tcase_add_test(tc, test_nested_truncated);
 	tcase_add_test(tc, test_gpe);
+	tcase_add_test(tc, test_gpe_reserved_bits);
 	tcase_add_test(tc, test_big_tcp);
 	tcase_add_test(tc, test_csum_offload);
 	tcase_add_test(tc, test_port_rule);
