@@ -61,14 +61,17 @@ command -v qemu-system-x86_64 >/dev/null || { echo "skip: no qemu-system-x86_64"
 command -v jq >/dev/null || { echo "skip: no jq"; exit 77; }
 [ -x "$probe" ] || { echo "skip: no gbpprobe at $probe (build the project or -p)"; exit 77; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+pdir_own=
+trap 'rm -rf "$tmp" ${pdir_own:+"$pdir"}' EXIT
 [ -n "$outdir" ] || outdir=$tmp/runs
 mkdir -p "$outdir"
 # the initramfs cache key covers VXGBP_INITRAMFS_EXTRA's text, not the
 # binaries: gbpprobe goes under a path named after its content
 sum=$(sha256sum "$probe" | cut -c1-16)
 pdir=${TMPDIR:-/tmp}/vxgbp-gbpprobe-$sum
-mkdir -p "$pdir" && cp "$probe" "$pdir/gbpprobe" || exit 1
+# removed at the end by the run that made it (a run beside it may use it)
+mkdir "$pdir" 2>/dev/null && pdir_own=1
+cp "$probe" "$pdir/gbpprobe" || exit 1
 
 # cells.jq: gbpprobe's JSON report -> one cell per probe, the observed value
 # from the report's fields (not its verdict), the verdict as gbpprobe gave it

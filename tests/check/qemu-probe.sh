@@ -17,7 +17,11 @@ command -v qemu-system-x86_64 >/dev/null 2>&1 || { echo "skip: no qemu-system-x8
 # binaries: put gbpprobe under a path named after its content.
 sum=$(sha256sum "$probe" | cut -c1-16)
 dir=${TMPDIR:-/tmp}/vxgbp-gbpprobe-$sum
-mkdir -p "$dir" && cp "$probe" "$dir/gbpprobe" || exit 1
+# removed at the end by the run that made it (a run beside it may use it)
+dir_own= out=
+trap 'rm -rf ${out:+"$out"} ${dir_own:+"$dir"}' EXIT
+mkdir "$dir" 2>/dev/null && dir_own=1
+cp "$probe" "$dir/gbpprobe" || exit 1
 extra=$dir/gbpprobe
 case "$scen" in
 probe-ovs) # Debian's OVS user space, unpacked into the cache (never installed)
@@ -29,7 +33,6 @@ probe-ovs) # Debian's OVS user space, unpacked into the cache (never installed)
 	export LD_LIBRARY_PATH ;;
 esac
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 VXGBP_CHECK_BIN=$(dirname "$probe") VXGBP_INITRAMFS_EXTRA="${VXGBP_INITRAMFS_EXTRA:-} $extra" \
 	"$repo/qemu/run.sh" -k "$stage" -o "$out/run" "$scen"
 rc=$?
