@@ -59,6 +59,37 @@ wait_peer() {
 	done
 	return 0
 }
+# probe_peer [warmup]: the prober of the probe-* scenarios (h2): gbpprobe
+# --json against the VTEP at 192.0.2.1 (flood address 192.0.2.3), its
+# report and exit status as observations, then the VTEP's guest (listening
+# on port 5999) told that the probe is done.  warmup: first up to 20 plain
+# rounds, until the VTEP answers (an OVS datapath takes a moment).  1: the
+# peer never answered.
+probe_peer() {
+	underlay_up
+	ip addr add 192.0.2.3/24 dev eth0
+	wait_peer || return 1
+	if [ "${1:-}" = warmup ]; then
+		i=0
+		while [ $i -lt 20 ]; do
+			gbpprobe --local "$UL4_ME" --target 198.51.100.1 --timeout 500 192.0.2.1 >/dev/null 2>&1
+			[ $? -ne 1 ] && break
+			i=$((i + 1))
+		done
+		obs probe-warmup-rounds "$i"
+	fi
+	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
+		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
+	rc=$?
+	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
+	sed 's/^/VXGBP-OBS probe-stderr /' /tmp/probe.err
+	obs probe-rc "$rc"
+	check probe-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+	i=0
+	while ! echo done | $BB nc -w 2 "$UL4_PEER" 5999 >/dev/null 2>&1; do
+		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000
+	done
+}
 # barrier NAME: meet the peer.  h2 listens, h1 connects (TCP on the underlay);
 # both guests call the same barriers in the same order, the Nth on port 5000+N.
 BARRIER_N=0

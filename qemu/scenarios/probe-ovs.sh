@@ -45,27 +45,6 @@ if [ "$ROLE" = h1 ]; then
 	grep -i 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log | head -20 | sed 's/^/VXGBP-OBS ovs-log-line /'
 	check ovs-bridge-up yes "$(ip link show br0 >/dev/null 2>&1 && echo yes || echo no)"
 else
-	underlay_up
-	ip addr add 192.0.2.3/24 dev eth0
-	wait_peer || { verdict; exit 1; }
-	# ovs-vswitchd needs a moment to set up the datapath ports
-	i=0
-	while [ $i -lt 20 ]; do
-		gbpprobe --local "$UL4_ME" --target 198.51.100.1 --timeout 500 192.0.2.1 >/dev/null 2>&1
-		[ $? -ne 1 ] && break
-		i=$((i + 1))
-	done
-	obs probe-warmup-rounds "$i"
-	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
-		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
-	rc=$?
-	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
-	sed 's/^/VXGBP-OBS probe-stderr /' /tmp/probe.err
-	obs probe-rc "$rc"
-	check probe-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
-	i=0
-	while ! echo done | $BB nc -w 2 "$UL4_PEER" 5999 >/dev/null 2>&1; do
-		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000
-	done
+	probe_peer warmup || { verdict; exit 1; }
 fi
 verdict
