@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stats.h"
 
 /* ---- state ---- */
 
@@ -474,14 +475,16 @@ static void add_encap(struct gd_check *c, const struct gd_rec *rec, const struct
 {
 	const struct vxgbp_encap *e = &p->encap[i];
 	const struct vxgbp_encap_info *ei = vxgbp_encap_get(e->kind);
-	uint32_t id = 0;
-	int m = vxgbp_pkt_mirror(p, c->fabric, &id);
+	struct vxgbp_track_mirror tm = { 0 };
+	int m = vxgbp_pkt_mirror(p, c->fabric, &tm.id);
 	const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(m > 0 ? (unsigned)m : 0);
-	char who[48];
+	char who[48], name[40];
 
-	if (mi && !strcmp(mi->key, ei ? ei->key : "") && mi->id_name)
-		snprintf(who, sizeof(who), "mirror %s %s %u", mi->name, mi->id_name, id);
-	else
+	tm.kind = m > 0 ? (uint32_t)m : 0;
+	if (mi && !strcmp(mi->key, ei ? ei->key : "") && mi->id_name) {
+		stats_mirror_name(name, sizeof(name), &tm); /* as --stats names it */
+		snprintf(who, sizeof(who), "mirror %s", name);
+	} else
 		snprintf(who, sizeof(who), "tunnel %u (%s)", i, ei ? ei->name : "?");
 	for (uint64_t f = p->encap_findings[i]; f; f &= f - 1) {
 		unsigned r = (unsigned)__builtin_ctzll(f);
