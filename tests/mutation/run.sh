@@ -48,8 +48,11 @@ if [ -z "$work" ]; then
 fi
 mkdir -p "$work" || exit 2
 work=$(cd "$work" && pwd)
+# inside the tree only where the copy leaves it out (an ignored build
+# folder, as test.sh's build/): anywhere else the copy would copy itself
 case $work/ in "$src"/*)
-	echo "run.sh: the scratch folder $work is inside the source tree" >&2; exit 2 ;;
+	git -C "$src" check-ignore -q "$work" 2>/dev/null ||
+		{ echo "run.sh: the scratch folder $work is inside the source tree and not ignored by git" >&2; exit 2; } ;;
 esac
 cur= # the scratch file a mutant is applied to, while it is
 restore() {
