@@ -478,10 +478,11 @@ static void add_encap(struct gd_check *c, const struct gd_rec *rec, const struct
 	struct vxgbp_track_mirror tm = { 0 };
 	int m = vxgbp_pkt_mirror(p, c->fabric, &tm.id);
 	const struct vxgbp_mirror_info *mi = vxgbp_mirror_get(m > 0 ? (unsigned)m : 0);
+	unsigned at;
 	char who[48], name[40];
 
 	tm.kind = m > 0 ? (uint32_t)m : 0;
-	if (mi && !strcmp(mi->key, ei ? ei->key : "") && mi->id_name) {
+	if (mi && mi->id_name && vxgbp_pkt_mirror_encap(p, c->fabric, &at) > 0 && at == i) {
 		stats_mirror_name(name, sizeof(name), &tm); /* as --stats names it */
 		snprintf(who, sizeof(who), "mirror %s", name);
 	} else

@@ -90,17 +90,21 @@ static unsigned encap_mirror(const struct vxgbp_encap *e, uint32_t *id)
 	}
 }
 
-int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id)
+/* The mirror layer of p: its kind (or NONE), *id its session and *layer
+ * its index in encap[] (-1: a VXLAN header, or no mirror). */
+static int mirror_find(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id, int *layer)
 {
 	uint32_t v = 0;
 	unsigned kind = VXGBP_MIRROR_NONE;
 	int k;
 
+	*layer = -1;
 	if (!p || (k = vxgbp_pkt_fabric(p, mode)) < 0)
 		return VXGBP_E_INVAL;
 	if (p->have & VXGBP_HAVE_VXLAN)
 		for (unsigned i = 0; !kind && i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
-			kind = encap_mirror(&p->encap[i], &v);
+			if ((kind = encap_mirror(&p->encap[i], &v)))
+				*layer = (int)i;
 	if (!kind && k > 0) {
 		kind = p->vx_kind == VXGBP_VX_GPE ? VXGBP_MIRROR_GPE : VXGBP_MIRROR_VXLAN;
 		v = p->vx.vni;
@@ -108,4 +112,23 @@ int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id)
 	if (id)
 		*id = kind ? v : 0;
 	return (int)kind;
+}
+
+int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id)
+{
+	int layer;
+
+	return mirror_find(p, mode, id, &layer);
+}
+
+int vxgbp_pkt_mirror_encap(const struct vxgbp_pkt *p, unsigned mode, unsigned *index)
+{
+	int layer, r = mirror_find(p, mode, NULL, &layer);
+
+	if (r < 0 || !index)
+		return r < 0 ? r : VXGBP_E_INVAL;
+	if (layer < 0)
+		return 0;
+	*index = (unsigned)layer;
+	return 1;
 }

@@ -490,8 +490,10 @@ START_TEST(test_mirror)
 	static const unsigned erspan[] = { 0, VXGBP_MIRROR_ERSPAN1, VXGBP_MIRROR_ERSPAN2,
 					   VXGBP_MIRROR_ERSPAN3 };
 	struct vxgbp_parse_opts o;
+	static const uint8_t gen[8] = { 0, 0, 0x65, 0x58, 0, 0, 7, 0 };
 	struct vxgbp_pkt p = { .size = sizeof(p) };
 	uint32_t id = 99;
+	unsigned idx = 99;
 
 	opts(&o);
 	/* VXLAN in VXLAN: the GBP header is the innermost; the first is the
@@ -508,6 +510,26 @@ START_TEST(test_mirror)
 		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_FIRST, &id), VXGBP_MIRROR_NONE);
 		EXPECT_EQ(id, 0);
 		EXPECT_EQ(vxgbp_pkt_mirror(&p, 3, &id), VXGBP_E_INVAL);
+		EXPECT_EQ(vxgbp_pkt_mirror_encap(&p, VXGBP_FABRIC_GBP, &idx), 0);
+	}
+	/* Geneve in IP in IP: the mirror is the second layer, not the first */
+	{
+		size_t len = vxlan_packet(F);
+
+		CTX("Geneve in IP in IP");
+		wrap_eth(F, &len, 0x0800);
+		wrap(F, &len, gen, sizeof(gen));
+		wrap_udp(F, &len, 51000, VXGBP_PORT_GENEVE);
+		wrap_ipv4(F, &len, 17, 3, 0);
+		wrap_ipv4(F, &len, 4, 1, 0);
+		wrap_eth(F, &len, 0x0800);
+		EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
+		EXPECT_EQ(p.n_encap, 2);
+		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_GBP, &id), VXGBP_MIRROR_GENEVE);
+		EXPECT_EQ(id, 7);
+		EXPECT_EQ(vxgbp_pkt_mirror_encap(&p, VXGBP_FABRIC_GBP, &idx), 1);
+		EXPECT_EQ(idx, 1);
+		EXPECT_EQ(vxgbp_pkt_mirror_encap(&p, VXGBP_FABRIC_GBP, NULL), VXGBP_E_INVAL);
 	}
 	/* ERSPAN around the VXLAN packet: the session, in every mode */
 	for (unsigned type = 1; type <= 3; type++) {
@@ -518,6 +540,8 @@ START_TEST(test_mirror)
 		for (unsigned m = 0; m < 3; m++) {
 			EXPECT_EQ(vxgbp_pkt_mirror(&p, m, &id), (int)erspan[type]);
 			EXPECT_EQ(id, type == 2 ? 5 : type == 3 ? 1023 : 0);
+			EXPECT_EQ(vxgbp_pkt_mirror_encap(&p, m, &idx), 1);
+			EXPECT_EQ(idx, 0);
 		}
 		EXPECT_STR(vxgbp_mirror_get(erspan[type])->key,
 			      vxgbp_encap_get(kinds_of_erspan(type))->key);
@@ -529,12 +553,14 @@ START_TEST(test_mirror)
 		o.linktype = VXGBP_LINK_RAW;
 		EXPECT_EQ(vxgbp_pkt_parse(&p, F, len, len, &o), 0);
 		EXPECT_EQ(vxgbp_pkt_mirror(&p, VXGBP_FABRIC_GBP, NULL), VXGBP_MIRROR_NONE);
+		EXPECT_EQ(vxgbp_pkt_mirror_encap(&p, VXGBP_FABRIC_GBP, &idx), 0);
 	}
 	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR_NONE) == NULL, "no name for none");
 	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR__COUNT) == NULL, "no name past the last");
 	EXPECT(vxgbp_mirror_get(VXGBP_MIRROR_ERSPAN1)->id_name == NULL, "ERSPAN I: no ID");
 	EXPECT_STR(vxgbp_mirror_get(VXGBP_MIRROR_GENEVE)->id_name, "vni");
 	EXPECT_EQ(vxgbp_pkt_mirror(NULL, 0, &id), VXGBP_E_INVAL);
+	EXPECT_EQ(vxgbp_pkt_mirror_encap(NULL, 0, &idx), VXGBP_E_INVAL);
 }
 END_TEST
 

@@ -761,6 +761,11 @@ enum vxgbp_mirror_kind {
 	VXGBP_MIRROR__COUNT
 };
 int vxgbp_pkt_mirror(const struct vxgbp_pkt *p, unsigned mode, uint32_t *id);
+/* Since 1.4: which layer that mirror is, for findings scoped to it: 1 and
+ * *index its index in encap[] (an ERSPAN or Geneve layer), 0 when it is
+ * none of encap[] (a VXLAN header, or no mirror); VXGBP_E_INVAL (p or
+ * index NULL, mode unknown). */
+int vxgbp_pkt_mirror_encap(const struct vxgbp_pkt *p, unsigned mode, unsigned *index);
 /* Names of a mirror kind: text ("VXLAN", "VXLAN-GPE", "Geneve",
  * "ERSPAN-I", ...), a JSON key ("vxlan", "gpe", "geneve", "erspan1", ...)
  * and what its id is ("vni", "session"; NULL for ERSPAN I, which has
