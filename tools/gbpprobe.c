@@ -29,6 +29,18 @@
  *                              (draft sec. 2.1).  Telling unicast from
  *                              flooded needs a second address of ours in
  *                              the VTEP's flood list (--flood-addr).
+ *   gbp.group-zero-accepted    G=1 with ID 0 (a valid header): accepted
+ *   vxlan.i-clear-dropped      G=1 without I (no valid VNI): dropped
+ *                              (info when the VNI is used anyway)
+ *   gpe.on-vxlan-port-ignored  a VXLAN-GPE header (P, next protocol 3:
+ *                              Ethernet) on the VXLAN port: P is a
+ *                              reserved bit there, to be ignored
+ *   mark.flags-mapped          G, D and A with ID G from a source of its
+ *                              own, for the receiver to read the mark it
+ *                              gets (netfilter, in the guest): gbpprobe
+ *                              cannot see it (n/a here)
+ * probe_info[] holds each probe's source and the sentence it tests;
+ * --junit/--sarif write the verdicts for CI (probe_ci.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +59,7 @@
 
 #include "cli.h"
 #include "pcap_writer.h"
+#include "probe_ci.h"
 
 #define MAX_FRAME 2048
 #define ETH_MIN 60 /* the shortest Ethernet frame, FCS not counted */
@@ -56,17 +69,52 @@
 
 enum probe_id {
 	P_PLAIN, P_GROUP, P_APPLIED, P_RSVD0, P_RSVD1, P_RSVDTAIL, P_IDNOG,
-	P_LEARN, P_DONTLEARN, P__COUNT
+	P_LEARN, P_DONTLEARN, P_GZERO, P_ICLEAR, P_GPE, P_MARK, P__COUNT
 };
 
-static const char *const probe_names[P__COUNT] = {
-	"vxlan.plain-as-group-0", "gbp.group-mapped", "gbp.policy-applied-set",
-	"rsvd.first-byte-ignored", "rsvd.second-byte-ignored", "rsvd.tail-byte-ignored",
-	"rsvd.id-without-g-ignored", "learn.control", "learn.dont-learn-honoured",
-};
+#define DRAFT "draft-smith-vxlan-group-policy sec. 2.1"
+#define RFC "RFC 7348 sec. 5"
+#define RFC_FLAGS "RFC 7348: \"The other 7 bits (designated 'R') are reserved fields and " \
+	"MUST be set to zero on transmission and ignored on receipt.\""
+#define RFC_RSVD "RFC 7348: \"Reserved fields (24 bits and 8 bits): MUST be set to zero " \
+	"on transmission and ignored on receipt.\""
+#define DRAFT_D "the draft: D \"indicates that the egress VTEP MUST NOT learn the source " \
+	"address of the encapsulated frame.\""
 
-enum verdict { V_NA = 0, V_PASS, V_FAIL, V_INFO };
-static const char *const verdict_names[] = { "n/a", "pass", "fail", "info" };
+/* Each probe: what it sends, where its rule comes from, the sentence it tests. */
+static const struct probe_info probe_info[P__COUNT] = {
+	{ "vxlan.plain-as-group-0", "I only (RFC 7348 VXLAN)", DRAFT,
+	  "a frame without G carries no group: the draft's header is RFC 7348's with bits "
+	  "defined in its reserved fields, so a GBP VTEP still takes plain VXLAN" },
+	{ "gbp.group-mapped", "G, ID --group", DRAFT,
+	  "the draft: the Group Policy ID \"indicates the source TSI Group membership being "
+	  "encapsulated by VXLAN\": the reply to it carries the same group" },
+	{ "gbp.policy-applied-set", "G, ID --group, A=0", DRAFT,
+	  "the draft: \"Devices that apply the Group policy MUST set the A bit to 1 after the "
+	  "policy has been applied\" (info: only a VTEP that applies policy sets it)" },
+	{ "rsvd.first-byte-ignored", "G + reserved flag bit 7 (0x0100)", RFC, RFC_FLAGS },
+	{ "rsvd.second-byte-ignored", "G + flag bits 10, 11 (0x0030, VPP's E and S)", RFC,
+	  RFC_RSVD },
+	{ "rsvd.tail-byte-ignored", "G + reserved byte 0xff", RFC, RFC_RSVD },
+	{ "rsvd.id-without-g-ignored", "I only, ID field set", RFC "; " DRAFT,
+	  "without G the Group Policy ID field is RFC 7348's reserved field: " RFC_RSVD },
+	{ "learn.control", "G, D=0, a new source MAC", DRAFT,
+	  "the baseline of Don't Learn: a VTEP that learns sends the reply unicast" },
+	{ "learn.dont-learn-honoured", "G, D=1, a new source MAC", DRAFT, DRAFT_D },
+	{ "gbp.group-zero-accepted", "G, ID 0", DRAFT,
+	  "G \"indicates the presence of the Group Policy ID\"; ID 0 is a value like any "
+	  "other, the header is valid and the frame is delivered" },
+	{ "vxlan.i-clear-dropped", "G, ID --group, I clear", RFC,
+	  "RFC 7348: \"the I flag MUST be set to 1 for a valid VXLAN Network ID (VNI)\": "
+	  "without it there is no valid VNI to deliver into (info: the VNI used anyway)" },
+	{ "gpe.on-vxlan-port-ignored", "a VXLAN-GPE header (I, P, next protocol 3) on the "
+	  "VXLAN port", RFC "; draft-ietf-nvo3-vxlan-gpe sec. 3.2",
+	  "on a VXLAN port the P bit and the Next Protocol byte are RFC 7348's reserved "
+	  "fields: " RFC_FLAGS },
+	{ "mark.flags-mapped", "G, D=1, A=1, ID --group", DRAFT,
+	  "what the receiver's policy sees: Linux maps ID to mark bits 0-15, D to bit 22, A "
+	  "to bit 19 (mark 0x00480200 for ID 512), read in the receiver's netfilter" },
+};
 
 struct probe {
 	struct vxgbp_hdr hdr;     /* header of everything this probe sends */
@@ -89,6 +137,7 @@ struct ctx {
 	int timeout_ms;
 	int write_only;           /* -w: the probe frames to a capture, nothing sent */
 	struct pcapw wp, rp;      /* -w probe frames, -W frames received */
+	struct afile junit, sarif; /* --junit, --sarif (f NULL: not asked for) */
 	int verbose;
 	struct probe p[P__COUNT];
 	unsigned long long rx, rx_bad;
@@ -124,10 +173,16 @@ static void usage(FILE *f)
 "                     sending them (nothing is judged)\n"
 "  -W FILE            write every frame received to FILE (as seen on our\n"
 "                     port, outer headers rebuilt), e.g. for gbpdump --check\n"
-"  --force            let -w / -W replace an existing file (without it, an\n"
+"  --force            let -w / -W / --junit / --sarif replace an existing file (without it, an\n"
 "                     existing FILE is kept and gbpprobe exits with 2); the\n"
 "                     file appears only when complete\n"
 "  --json             one JSON object instead of the table\n"
+"  --junit FILE       the verdicts as JUnit XML, one test case per probe (a\n"
+"                     failed probe is a failure, n/a skipped), for CI\n"
+"  --sarif FILE       the verdicts as SARIF 2.1.0, one result per probe; both\n"
+"                     files appear only when the run completes (exit 0, 4 or\n"
+"                     1), never over another output of the run, nor over an\n"
+"                     existing file without --force; not with -w\n"
 "  -v                 log what is sent and received to standard error\n"
 "Probes only the addresses given.  Exit status: 0 no probe failed, 4 a probe\n"
 "failed, 1 the VTEP never answered, 2 usage or I/O error.\n");
@@ -381,6 +436,68 @@ static void run_echo(struct ctx *c, int i)
 		rx_until(c, c->timeout_ms / 4 + 50, NULL, 0);
 }
 
+/* The probes judged on whether a reply came back alone, beyond the
+ * reserved-bit ones: G with ID 0 must be taken, a frame without I dropped;
+ * the mark probe is judged at the receiver. */
+static void judge_more(struct ctx *c, int i, int plain_ok)
+{
+	struct probe *p = &c->p[i];
+	int got = have_reply(c, i);
+
+	if (!plain_ok) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "no baseline reply");
+		return;
+	}
+	switch (i) {
+	case P_GZERO:
+		p->v = got ? V_PASS : V_FAIL;
+		snprintf(p->note, sizeof(p->note), got ? "G=1 ID 0: accepted (reply %s G)"
+			 : "G=1 ID 0: dropped (no reply)", p->reply.flags & VXGBP_F_G ? "with"
+			 : "without");
+		break;
+	case P_ICLEAR:
+		p->v = got ? V_INFO : V_PASS;
+		snprintf(p->note, sizeof(p->note), "flags 0x%04x (no I): %s", p->hdr.flags, got
+			 ? "accepted (the VNI used anyway)" : "dropped (no reply)");
+		break;
+	default: /* P_MARK */
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "flags 0x%04x id %u: %s; the mark is read at "
+			 "the receiver", p->hdr.flags, p->hdr.group, got ? "accepted" : "dropped");
+		break;
+	}
+}
+
+/* The learning probes: unicast or flooded replies (--flood-addr). */
+static void judge_learn(struct ctx *c, int i, int plain_ok)
+{
+	struct probe *p = c->p;
+	int got = have_reply(c, i);
+
+	if (c->sb < 0) {
+		p[i].v = V_NA;
+		snprintf(p[i].note, sizeof(p[i].note), "needs --flood-addr");
+	} else if (!got) {
+		p[i].v = plain_ok ? V_FAIL : V_NA;
+		snprintf(p[i].note, sizeof(p[i].note), "no reply");
+	} else {
+		int flooded = p[i].replies_b > 0;
+
+		if (i == P_LEARN)
+			p[i].v = flooded ? V_INFO : V_PASS;
+		else if (have_reply(c, P_LEARN) && p[P_LEARN].replies_b)
+			p[i].v = V_NA; /* no learning at all: cannot tell */
+		else
+			p[i].v = flooded ? V_PASS : V_FAIL;
+		snprintf(p[i].note, sizeof(p[i].note),
+			 "D=%d: reply %s (%u at local, %u at flood address)",
+			 (p[i].hdr.flags & VXGBP_F_D) != 0,
+			 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
+			 p[i].replies_a, p[i].replies_b);
+	}
+}
+
 static void judge(struct ctx *c)
 {
 	struct probe *p = c->p;
@@ -428,35 +545,21 @@ static void judge(struct ctx *c)
 		case P_RSVD1:
 		case P_RSVDTAIL:
 		case P_IDNOG:
+		case P_GPE:
 			p[i].v = !plain_ok ? V_NA : got ? V_PASS : V_FAIL;
 			snprintf(p[i].note, sizeof(p[i].note), "flags 0x%04x id %u rsvd 0x%02x: %s",
 				 p[i].hdr.flags, p[i].hdr.group, p[i].hdr.rsvd,
 				 !plain_ok ? "no baseline reply" : got ? "ignored (reply)"
 				 : "dropped (no reply)");
 			break;
+		case P_GZERO:
+		case P_ICLEAR:
+		case P_MARK:
+			judge_more(c, i, plain_ok);
+			break;
 		case P_LEARN:
 		case P_DONTLEARN:
-			if (c->sb < 0) {
-				p[i].v = V_NA;
-				snprintf(p[i].note, sizeof(p[i].note), "needs --flood-addr");
-			} else if (!got) {
-				p[i].v = plain_ok ? V_FAIL : V_NA;
-				snprintf(p[i].note, sizeof(p[i].note), "no reply");
-			} else {
-				int flooded = p[i].replies_b > 0;
-
-				if (i == P_LEARN)
-					p[i].v = flooded ? V_INFO : V_PASS;
-				else if (have_reply(c, P_LEARN) && p[P_LEARN].replies_b)
-					p[i].v = V_NA; /* no learning at all: cannot tell */
-				else
-					p[i].v = flooded ? V_PASS : V_FAIL;
-				snprintf(p[i].note, sizeof(p[i].note),
-					 "D=%d: reply %s (%u at local, %u at flood address)",
-					 (p[i].hdr.flags & VXGBP_F_D) != 0,
-					 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
-					 p[i].replies_a, p[i].replies_b);
-			}
+			judge_learn(c, i, plain_ok);
 			break;
 		}
 	}
@@ -479,7 +582,7 @@ static void print_report(struct ctx *c, int json, const char *vtep)
 
 			printf("%s{\"id\":\"%s\",\"verdict\":\"%s\",\"sent\":%u,\"replies\":%u,"
 			       "\"flooded\":%u,\"reply_flags\":%u,\"reply_group\":%u,\"note\":\"%s\"}",
-			       i ? "," : "", probe_names[i], verdict_names[p->v], p->sent,
+			       i ? "," : "", probe_info[i].id, probe_verdict_name(p->v), p->sent,
 			       p->replies_a, p->replies_b, p->reply.flags, p->reply.group, p->note);
 		}
 		printf("],\"summary\":{\"pass\":%u,\"fail\":%u,\"info\":%u,\"n/a\":%u}}\n",
@@ -489,7 +592,8 @@ static void print_report(struct ctx *c, int json, const char *vtep)
 	printf("gbpprobe: VTEP %s, target %s, VNI %u, group %u\n", vtep, tgt, c->vni, c->group);
 	printf("%-27s %-7s %s\n", "PROBE", "VERDICT", "OBSERVED");
 	for (int i = 0; i < P__COUNT; i++)
-		printf("%-27s %-7s %s\n", probe_names[i], verdict_names[c->p[i].v], c->p[i].note);
+		printf("%-27s %-7s %s\n", probe_info[i].id, probe_verdict_name(c->p[i].v),
+		       c->p[i].note);
 	printf("summary: %u pass, %u fail, %u info, %u n/a\n", n[V_PASS], n[V_FAIL], n[V_INFO],
 	       n[V_NA]);
 }
@@ -545,14 +649,22 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 	vxgbp_hdr_init(&c->p[P_IDNOG].hdr, c->vni, 0, 0);
 	c->p[P_IDNOG].hdr.group = c->group;
 	c->p[P_DONTLEARN].hdr.flags |= VXGBP_F_D;
+	c->p[P_GZERO].hdr.group = 0;
+	c->p[P_ICLEAR].hdr.flags &= (uint16_t)~VXGBP_F_I;
+	/* VXLAN-GPE: I and P, version 0; Next Protocol 3 (Ethernet) in the last
+	 * byte of the first word, which GBP reads as the group's low byte */
+	vxgbp_hdr_init(&c->p[P_GPE].hdr, c->vni, 0, 0);
+	c->p[P_GPE].hdr.flags |= 0x0400;
+	c->p[P_GPE].hdr.group = 3;
+	c->p[P_MARK].hdr.flags |= VXGBP_F_D | VXGBP_F_A;
 }
 
 enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
-       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE };
+       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF };
 
 /* The command line beyond what goes straight into struct ctx. */
 struct args {
-	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep;
+	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep, *junit, *sarif;
 	unsigned long port, lport;
 	int json, force;
 };
@@ -575,6 +687,8 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	case O_ISRC: a->isrc = arg; return 0;
 	case 'w': a->wfile = arg; return 0;
 	case 'W': a->rfile = arg; return 0;
+	case O_JUNIT: a->junit = arg; return 0;
+	case O_SARIF: a->sarif = arg; return 0;
 	case O_TMAC:
 		c->have_target_mac = 1;
 		return cli_parse_mac(arg, c->target_mac);
@@ -602,6 +716,29 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	}
 }
 
+/* --junit and --sarif: not with -w (nothing is judged), not "-" (the
+ * report is on standard output), not the name of another output. */
+static int ci_names_ok(const struct args *a)
+{
+	const char *f[2] = { a->junit, a->sarif };
+
+	if (a->wfile && (f[0] || f[1])) {
+		fprintf(stderr, "%s: --junit and --sarif judge a run; -w sends nothing\n", prog);
+		return 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!f[i])
+			continue;
+		if (!strcmp(f[i], "-") || (a->rfile && !strcmp(f[i], a->rfile)) ||
+		    (i && f[0] && !strcmp(f[0], f[1]))) {
+			fprintf(stderr, "%s: %s: not a name for --%s (standard output has the "
+				"report; one file per output)\n", prog, f[i], i ? "sarif" : "junit");
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* -1: go on; else the exit status. */
 static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 {
@@ -618,6 +755,8 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "junit", required_argument, NULL, O_JUNIT },
+		{ "sarif", required_argument, NULL, O_SARIF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -651,6 +790,31 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		return EXIT_USAGE;
 	}
 	a->vtep = argv[optind];
+	return ci_names_ok(a) ? -1 : EXIT_USAGE;
+}
+
+/* --junit and --sarif: checked and created (as temporary files) before
+ * anything is sent, never over -W or each other.  0 or -1 (said why). */
+static int open_ci(struct ctx *c, const struct args *a)
+{
+	char errbuf[AFILE_ERRBUF_SIZE];
+	const char *others[4] = { NULL };
+	int n = 0;
+
+	if (a->rfile)
+		others[n++] = a->rfile;
+	if (a->sarif)
+		others[n++] = a->sarif;
+	if (a->junit && probe_ci_open(&c->junit, a->junit, others, a->force, errbuf) < 0)
+		goto bad;
+	if (a->sarif) {
+		others[n - 1] = a->junit;
+		if (probe_ci_open(&c->sarif, a->sarif, others, a->force, errbuf) < 0)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s: %s\n", prog, errbuf);
 	return -1;
 }
 
@@ -683,6 +847,8 @@ static int setup(struct ctx *c, const struct args *a)
 			goto bad_file;
 		return 0;
 	}
+	if (open_ci(c, a))
+		return EXIT_USAGE;
 	if ((c->sa = open_sock(&c->local)) < 0 ||
 	    (a->flood && (c->sb = open_sock(&c->flood)) < 0)) {
 		fprintf(stderr, "%s: cannot listen on %s:%lu: %s\n", prog,
@@ -728,17 +894,44 @@ static int run_probes(struct ctx *c, const struct args *a)
 	return 0;
 }
 
+/* --junit / --sarif: the verdicts and the exit status rc, written and
+ * moved into place.  rc, or EXIT_USAGE when a file could not be written. */
+static int write_ci(struct ctx *c, const struct args *a, int rc)
+{
+	struct probe_result r[P__COUNT];
+	struct probe_ci_run run = { .vtep = a->vtep, .target = a->target, .vni = c->vni,
+				    .group = c->group, .received = c->rx, .exit_code = rc,
+				    .r = r, .n = P__COUNT };
+	char errbuf[AFILE_ERRBUF_SIZE];
+
+	for (int i = 0; i < P__COUNT; i++) {
+		const struct probe *p = &c->p[i];
+
+		r[i] = (struct probe_result){ &probe_info[i], p->v, p->note, p->sent,
+					      p->replies_a, p->replies_b, p->reply.flags,
+					      p->reply.group };
+	}
+	if ((c->junit.f && probe_junit_write(&c->junit, &run, errbuf) < 0) ||
+	    (c->sarif.f && probe_sarif_write(&c->sarif, &run, errbuf) < 0)) {
+		fprintf(stderr, "%s: %s\n", prog, errbuf);
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
 /* The verdicts, printed; the exit status they make. */
 static int report(struct ctx *c, const struct args *a)
 {
+	int rc = 0;
+
 	judge(c);
 	print_report(c, a->json, a->vtep);
 	if (!c->write_only && !c->rx)
-		return EXIT_NOANSWER;
-	for (int i = 0; i < P__COUNT; i++)
+		rc = EXIT_NOANSWER;
+	for (int i = 0; i < P__COUNT && !rc; i++)
 		if (c->p[i].v == V_FAIL)
-			return EXIT_FAIL;
-	return 0;
+			rc = EXIT_FAIL;
+	return write_ci(c, a, rc);
 }
 
 /* Close the captures (kept unless rc is a usage or I/O error) and sockets. */
@@ -747,6 +940,9 @@ static int teardown(struct ctx *c, int rc)
 	char errbuf[PCAPW_ERRBUF_SIZE];
 	int keep = rc != EXIT_USAGE;
 
+	/* a CI file still open was not written: the run failed */
+	afile_close(&c->junit, 0, errbuf);
+	afile_close(&c->sarif, 0, errbuf);
 	if (pcapw_close(&c->wp, keep, errbuf) < 0 || pcapw_close(&c->rp, keep, errbuf) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, errbuf);
 		rc = EXIT_USAGE;

@@ -14,10 +14,12 @@ remotes, and one of these receive behaviours (--model):
              from D=1 frames, sets A on replies (it "applies policy")
   remap      as rfc, but replies with a group of its own (the sent ID + 1):
              gbp.group-mapped must fail
+  lax        as rfc, but takes frames without I (VNI used anyway) and drops
+             G with ID 0
   deaf       never answers (but reads)
 
 usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
-                   --model linux|rfc|remap|deaf [--seconds N] [--ready FILE]
+                   --model linux|rfc|remap|lax|deaf [--seconds N] [--ready FILE]
 """
 import argparse
 import select
@@ -78,7 +80,9 @@ class Vtep:
         for r in ([self.fdb[dmac]] if dmac in self.fdb else self.remotes):
             self.sock.sendto(hdr + frame, r)
 
-    def accept(self, flags, rsvd):
+    def accept(self, flags, group, rsvd):
+        if self.model == "lax":
+            return not (flags & F_G and group == 0)
         if not flags & F_I:
             return False
         if self.model == "linux":
@@ -90,13 +94,16 @@ class Vtep:
             return
         flags, group, w = struct.unpack("!HHI", data[:8])
         vni, rsvd, inner = w >> 8, w & 0xff, data[8:]
-        if not self.accept(flags, rsvd):
+        if not self.accept(flags, group, rsvd):
             return
         g = flags & F_G
-        rfc = self.model in ("rfc", "remap")
+        rfc = self.model in ("rfc", "remap", "lax")
         if not (rfc and g and flags & F_D):
             self.fdb[inner[6:12]] = src
-        # reply header: the group reflected; A set by a policy-applying VTEP
+        # reply header: the group reflected (Linux: the mark, and mark 0
+        # gets no G); A set by a policy-applying VTEP
+        if self.model == "linux" and group == 0:
+            g = 0
         rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if rfc else 0)))
         rgroup = (group + (self.model == "remap")) & 0xffff if g else 0
         etype = inner[12:14]
@@ -124,7 +131,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--listen", required=True)
     ap.add_argument("--remote", action="append", required=True)
-    ap.add_argument("--model", choices=["linux", "rfc", "remap", "deaf"], required=True)
+    ap.add_argument("--model", choices=["linux", "rfc", "remap", "lax", "deaf"], required=True)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--ready", help="file to create once listening")
     a = ap.parse_args()
