@@ -39,6 +39,16 @@
  *                              own, for the receiver to read the mark it
  *                              gets (netfilter, in the guest): gbpprobe
  *                              cannot see it (n/a here)
+ *   mcast.igmp-report-no-group the IGMP / MLD reports the VTEP sends while
+ *   mcast.mld-report-no-group  we listen carry no group (G with an ID
+ *                              fails: nothing gave the VTEP's own stack one)
+ *   ip.outer-fragments-reassembled  a datagram over a 1500-byte MTU, in
+ *                              fragments: reassembled (info: discarded,
+ *                              RFC 7348 sec. 4.3 allows it)
+ *   learn.dont-learn-static    D=1 from a MAC the VTEP has pinned to
+ *                              --flood-addr (--static-mac), sent from
+ *                              LOCAL: the reply must still go to the
+ *                              pinned remote (info when dropped)
  * probe_info[] holds each probe's source and the sentence it tests;
  * --junit/--sarif write the verdicts for CI (probe_ci.h).
  */
@@ -69,10 +79,17 @@
 
 enum probe_id {
 	P_PLAIN, P_GROUP, P_APPLIED, P_RSVD0, P_RSVD1, P_RSVDTAIL, P_IDNOG,
-	P_LEARN, P_DONTLEARN, P_GZERO, P_ICLEAR, P_GPE, P_MARK, P__COUNT
+	P_LEARN, P_DONTLEARN, P_GZERO, P_ICLEAR, P_GPE, P_MARK, P_IGMP, P_MLD, P_FRAG,
+	P_DLSTATIC, P__COUNT
 };
 
 #define DRAFT "draft-smith-vxlan-group-policy sec. 2.1"
+/* the fragment probe's UDP payload: its VXLAN datagram (1490 bytes) is
+ * over the 1472 a 1500-byte underlay carries unfragmented; it goes to the
+ * discard port, so that what comes back (ICMP port unreachable, at most
+ * 576 bytes) needs no fragments on any path */
+#define FRAG_PAY 1440
+#define FRAG_PAY_S "1440"
 #define RFC "RFC 7348 sec. 5"
 #define RFC_FLAGS "RFC 7348: \"The other 7 bits (designated 'R') are reserved fields and " \
 	"MUST be set to zero on transmission and ignored on receipt.\""
@@ -114,6 +131,21 @@ static const struct probe_info probe_info[P__COUNT] = {
 	{ "mark.flags-mapped", "G, D=1, A=1, ID --group", DRAFT,
 	  "what the receiver's policy sees: Linux maps ID to mark bits 0-15, D to bit 22, A "
 	  "to bit 19 (mark 0x00480200 for ID 512), read in the receiver's netfilter" },
+	{ "mcast.igmp-report-no-group", "nothing: watches the IGMP reports the VTEP sends",
+	  DRAFT, "the Group Policy ID \"indicates the source TSI Group membership being "
+	  "encapsulated\": a report of the VTEP's own stack has none, so it leaves without G "
+	  "or with ID 0, never with an ID nobody gave it" },
+	{ "mcast.mld-report-no-group", "nothing: watches the MLD reports the VTEP sends",
+	  DRAFT, "as mcast.igmp-report-no-group, for IPv6's MLD reports" },
+	{ "ip.outer-fragments-reassembled", "I only, " FRAG_PAY_S " bytes of UDP to the "
+	  "target's discard port: a datagram over a 1500-byte underlay's MTU, sent in "
+	  "fragments; the ICMP port unreachable back is short", "RFC 7348 sec. 4.3",
+	  "RFC 7348: \"Intermediate routers may fragment encapsulated VXLAN packets due to the "
+	  "larger frame size. The destination VTEP MAY silently discard such VXLAN "
+	  "fragments.\" (pass: reassembled; info: discarded, as allowed)" },
+	{ "learn.dont-learn-static", "G, D=1 from --local, source MAC --static-mac (pinned "
+	  "to --flood-addr on the VTEP)", DRAFT, DRAFT_D " A MAC pinned at another remote "
+	  "must stay there: the reply goes to the pinned remote (info: the frame dropped)" },
 };
 
 struct probe {
@@ -122,7 +154,10 @@ struct probe {
 	unsigned sent;
 	unsigned replies_a, replies_b; /* echo replies at LOCAL / at FLOOD */
 	unsigned arps;            /* ARP requests for ip we answered */
-	struct vxgbp_hdr reply;   /* header of the first echo reply */
+	struct vxgbp_hdr reply;   /* header of the first echo reply (P_IGMP,
+	                             P_MLD: of the first report with a bogus
+	                             ID, else of the first report) */
+	unsigned bogus;           /* P_IGMP, P_MLD: reports with G and an ID */
 	enum verdict v;
 	char note[160];
 };
@@ -134,6 +169,8 @@ struct ctx {
 	uint16_t group;
 	uint8_t target_ip[4], target_mac[6];
 	int have_target_mac;
+	int have_static_mac;      /* --static-mac: P_DLSTATIC's source MAC */
+	uint8_t static_mac[6];
 	int timeout_ms;
 	int write_only;           /* -w: the probe frames to a capture, nothing sent */
 	struct pcapw wp, rp;      /* -w probe frames, -W frames received */
@@ -162,6 +199,8 @@ static void usage(FILE *f)
 "  --flood-addr ADDR  a second address of ours that is only in the VTEP's\n"
 "                     flood list: tells flooded replies from unicast ones\n"
 "                     (the Don't Learn probe needs it)\n"
+"  --static-mac MAC   a MAC the VTEP has pinned (static FDB entry) to\n"
+"                     --flood-addr: the static Don't Learn probe sends from it\n"
 "  --inner-src IP     first fake endpoint address (default 198.51.100.100; probe\n"
 "                     N uses IP+N), in TARGET's subnet\n"
 "  --vni N            VNI (default 100)\n"
@@ -233,15 +272,20 @@ static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
 	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
 	struct vxgbp_l4_spec l4 = { .proto = 1, .icmp_type = 8, .sport = 0x6770, .dport = seq };
-	uint8_t pay[32];
+	uint8_t pay[FRAG_PAY];
+	size_t n = 32;
 
+	if (p == &c->p[P_FRAG]) { /* UDP to the discard port: a short ICMP error back */
+		l4 = (struct vxgbp_l4_spec){ .proto = 17, .sport = 0x6770, .dport = 9 };
+		n = FRAG_PAY;
+	}
 	memcpy(e.dst, c->target_mac, 6);
 	memcpy(e.src, p->mac, 6);
 	memcpy(ip.src, p->ip, 4);
 	memcpy(ip.dst, c->target_ip, 4);
-	for (size_t i = 0; i < sizeof(pay); i++)
-		pay[i] = (uint8_t)(0x20 + i);
-	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, sizeof(pay));
+	for (size_t i = 0; i < n; i++)
+		pay[i] = (uint8_t)(0x20 + i % 0x5f);
+	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, n);
 }
 
 /* Encapsulate inner with h and send it to the VTEP (or write it with -w).
@@ -283,6 +327,7 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	return 0;
 }
 
+
 /* -W: the datagram with outer headers made up around it (from the sender
  * to us), so that it is a capture gbpdump can read and check. */
 static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
@@ -307,7 +352,8 @@ static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 		pcap_add(&c->rp, frame, (size_t)len);
 }
 
-/* An ARP request for one of our endpoints: answer it (from LOCAL). */
+/* An ARP request for one of our endpoints: answer it (from LOCAL; for the
+ * pinned MAC too: everything it sends comes from elsewhere than its pin). */
 static void answer_arp(struct ctx *c, const struct vxgbp_pkt *pkt)
 {
 	const struct vxgbp_l3 *l3 = &pkt->inner.l3;
@@ -325,6 +371,32 @@ static void answer_arp(struct ctx *c, const struct vxgbp_pkt *pkt)
 		if (n > 0)
 			send_vx(c, &p->hdr, out, (size_t)n, (uint16_t)(50000 + i));
 	}
+}
+
+/* A multicast report the VTEP sent (IGMP; MLDv1/v2, ICMPv6 131 and 143):
+ * counted on P_IGMP / P_MLD, with G and a non-zero ID as bogus (nothing
+ * gave it a group).  1 when pkt is one. */
+static int on_report(struct ctx *c, const struct vxgbp_pkt *pkt)
+{
+	const struct vxgbp_l3 *l3 = &pkt->inner.l3;
+	uint8_t t = pkt->inner.l4.icmp_type;
+	struct probe *p;
+
+	if (l3->version == 4 && l3->proto == 2)
+		p = &c->p[P_IGMP];
+	else if (l3->version == 6 && l3->proto == 58 && (pkt->have & VXGBP_HAVE_INNER_L4) &&
+		 (t == 131 || t == 143))
+		p = &c->p[P_MLD];
+	else
+		return 0;
+	p->replies_a++;
+	if ((pkt->vx.flags & VXGBP_F_G) && pkt->vx.group) {
+		if (!p->bogus++)
+			p->reply = pkt->vx;
+	} else if (p->replies_a == 1) {
+		p->reply = pkt->vx;
+	}
+	return 1;
 }
 
 /* Handle one datagram from socket at (0: LOCAL, 1: FLOOD): a VXLAN UDP
@@ -358,13 +430,16 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 			answer_arp(c, &pkt);
 		return;
 	}
+	if (on_report(c, &pkt))
+		return;
 	if (l3->version != 4 || !l3->dst || !(pkt.have & VXGBP_HAVE_INNER_L4) ||
-	    l3->proto != 1 || pkt.inner.l4.icmp_type != 0)
+	    l3->proto != 1 || (pkt.inner.l4.icmp_type != 0 && pkt.inner.l4.icmp_type != 3))
 		return;
 	for (int i = 0; i < P__COUNT; i++) {
 		struct probe *p = &c->p[i];
 
-		if (memcmp(l3->dst, p->ip, 4))
+		/* echo replies; for P_FRAG, port unreachable */
+		if (memcmp(l3->dst, p->ip, 4) || (pkt.inner.l4.icmp_type == 3) != (i == P_FRAG))
 			continue;
 		if (!p->replies_a && !p->replies_b)
 			p->reply = pkt.vx;
@@ -422,7 +497,7 @@ static int have_reply(struct ctx *c, int i)
 static void run_echo(struct ctx *c, int i)
 {
 	struct probe *p = &c->p[i];
-	uint8_t inner[256];
+	uint8_t inner[MAX_FRAME];
 
 	for (uint16_t seq = 1; seq <= 2 && !have_reply(c, i); seq++) {
 		int n = build_echo(c, p, seq, inner, sizeof(inner));
@@ -455,6 +530,12 @@ static void judge_more(struct ctx *c, int i, int plain_ok)
 		snprintf(p->note, sizeof(p->note), got ? "G=1 ID 0: accepted (reply %s G)"
 			 : "G=1 ID 0: dropped (no reply)", p->reply.flags & VXGBP_F_G ? "with"
 			 : "without");
+		break;
+	case P_FRAG:
+		p->v = got ? V_PASS : V_INFO;
+		snprintf(p->note, sizeof(p->note), "a %d-byte datagram in fragments: %s",
+			 VXGBP_HDR_LEN + 14 + 28 + FRAG_PAY, got ? "reassembled (port unreachable "
+			 "back)" : "discarded (no reply)");
 		break;
 	case P_ICLEAR:
 		p->v = got ? V_INFO : V_PASS;
@@ -496,6 +577,47 @@ static void judge_learn(struct ctx *c, int i, int plain_ok)
 			 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
 			 p[i].replies_a, p[i].replies_b);
 	}
+}
+
+/* D=1 from a MAC the VTEP has pinned at FLOOD, sent from LOCAL: a reply
+ * to FLOOD only says the pin held (not learned), one to LOCAL only that
+ * the MAC moved (learned); none, that the VTEP dropped the frame. */
+static void judge_static(struct ctx *c, int plain_ok)
+{
+	struct probe *p = &c->p[P_DLSTATIC];
+	unsigned a = p->replies_a, b = p->replies_b;
+
+	if (!c->have_static_mac || c->sb < 0) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "needs --static-mac and --flood-addr");
+		return;
+	}
+	if (!plain_ok)
+		p->v = V_NA;
+	else if (!a && !b)
+		p->v = V_INFO;
+	else
+		p->v = a && !b ? V_FAIL : b && !a ? V_PASS : V_INFO;
+	snprintf(p->note, sizeof(p->note), "D=1 from the pinned MAC: %s (%u at local, %u at "
+		 "flood address)", !a && !b ? "dropped (no reply)" : a && !b
+		 ? "reply unicast to the sender: the MAC moved" : b && !a
+		 ? "reply to the pinned remote: not learned" : "reply flooded", a, b);
+}
+
+/* The reports the VTEP sent during the run: any with a group fails. */
+static void judge_report(struct ctx *c, int i)
+{
+	struct probe *p = &c->p[i];
+	const char *what = i == P_IGMP ? "IGMP" : "MLD";
+
+	if (!p->replies_a) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "no %s report seen", what);
+		return;
+	}
+	p->v = p->bogus ? V_FAIL : V_PASS;
+	snprintf(p->note, sizeof(p->note), "%u %s reports, %u with G and an ID (flags 0x%04x "
+		 "id %u)", p->replies_a, what, p->bogus, p->reply.flags, p->reply.group);
 }
 
 static void judge(struct ctx *c)
@@ -555,11 +677,19 @@ static void judge(struct ctx *c)
 		case P_GZERO:
 		case P_ICLEAR:
 		case P_MARK:
+		case P_FRAG:
 			judge_more(c, i, plain_ok);
 			break;
 		case P_LEARN:
 		case P_DONTLEARN:
 			judge_learn(c, i, plain_ok);
+			break;
+		case P_DLSTATIC:
+			judge_static(c, plain_ok);
+			break;
+		case P_IGMP:
+		case P_MLD:
+			judge_report(c, i);
 			break;
 		}
 	}
@@ -610,11 +740,13 @@ static int parse_num(const char *s, unsigned long max, unsigned long *v)
 
 static int open_sock(const struct sockaddr_in *a)
 {
-	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
+	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1, dont = IP_PMTUDISC_DONT;
 
 	if (s < 0)
 		return -1;
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* DF clear: the fragment probe's datagram goes out in fragments */
+	setsockopt(s, IPPROTO_IP, IP_MTU_DISCOVER, &dont, sizeof(dont));
 	if (bind(s, (const struct sockaddr *)a, sizeof(*a)) < 0) {
 		close(s);
 		return -1;
@@ -653,14 +785,18 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 	c->p[P_ICLEAR].hdr.flags &= (uint16_t)~VXGBP_F_I;
 	/* VXLAN-GPE: I and P, version 0; Next Protocol 3 (Ethernet) in the last
 	 * byte of the first word, which GBP reads as the group's low byte */
+	vxgbp_hdr_init(&c->p[P_FRAG].hdr, c->vni, 0, 0);
 	vxgbp_hdr_init(&c->p[P_GPE].hdr, c->vni, 0, 0);
 	c->p[P_GPE].hdr.flags |= 0x0400;
 	c->p[P_GPE].hdr.group = 3;
 	c->p[P_MARK].hdr.flags |= VXGBP_F_D | VXGBP_F_A;
+	c->p[P_DLSTATIC].hdr.flags |= VXGBP_F_D;
+	if (c->have_static_mac)
+		memcpy(c->p[P_DLSTATIC].mac, c->static_mac, 6);
 }
 
 enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
-       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF };
+       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF, O_SMAC };
 
 /* The command line beyond what goes straight into struct ctx. */
 struct args {
@@ -692,6 +828,9 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	case O_TMAC:
 		c->have_target_mac = 1;
 		return cli_parse_mac(arg, c->target_mac);
+	case O_SMAC:
+		c->have_static_mac = 1;
+		return cli_parse_mac(arg, c->static_mac);
 	case O_PORT:
 		return num_opt(arg, 0xffff, 0, &a->port);
 	case O_LPORT:
@@ -746,6 +885,7 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		{ "local", required_argument, NULL, O_LOCAL },
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "target-mac", required_argument, NULL, O_TMAC },
+		{ "static-mac", required_argument, NULL, O_SMAC },
 		{ "flood-addr", required_argument, NULL, O_FLOOD },
 		{ "inner-src", required_argument, NULL, O_ISRC },
 		{ "vni", required_argument, NULL, O_VNI },
@@ -889,7 +1029,9 @@ static int run_probes(struct ctx *c, const struct args *a)
 		return 0;
 	}
 	for (int i = 0; i < P__COUNT; i++)
-		if (i != P_APPLIED) /* judged from the gbp.group-mapped reply */
+		if (i != P_APPLIED && /* judged from the gbp.group-mapped reply */
+		    i != P_IGMP && i != P_MLD && /* nothing to send: watched */
+		    (i != P_DLSTATIC || (c->have_static_mac && c->sb >= 0)))
 			run_echo(c, i);
 	return 0;
 }
