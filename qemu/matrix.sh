@@ -74,21 +74,41 @@ mkdir "$pdir" 2>/dev/null && pdir_own=1
 cp "$probe" "$pdir/gbpprobe" || exit 1
 
 # cells.jq: gbpprobe's JSON report -> one cell per probe, the observed value
-# from the report's fields (not its verdict), the verdict as gbpprobe gave it
+# from the report's fields (not its verdict), the verdict as gbpprobe gave it;
+# but mark.flags-mapped, which gbpprobe cannot see: its cell is the mark the
+# VTEP's guest read with nft ($mark: "VXGBP-OBS rx-mark SRC MARK"; $read:
+# the scenario reads marks at all), pass when it is Linux's mapping of the
+# header sent ($want), else fail on a Linux gbp device ($strict) and info
+# elsewhere (no other VTEP promises a mark)
 cat >"$tmp/cells.jq" <<'JQ'
 def g: (.reply_flags / 32768 | floor) % 2 == 1;
 def a: (.reply_flags / 8 | floor) % 2 == 1;
+def markcell: if $read != "yes" then {verdict: "n/a", observed: "mark not read"}
+	elif $mark == "" then {verdict: "n/a", observed: "not received"}
+	elif $mark == $want then {verdict: "pass", observed: "mark \($mark)"}
+	else {verdict: (if $strict == "yes" then "fail" else "info" end), observed: "mark \($mark)"} end;
 (.probes | map(select(.id == "gbp.group-mapped"))[0]) as $grp
-| .probes[] | {probe: .id, verdict: .verdict, note: .note, observed: (
+| .probes[] | if .id == "mark.flags-mapped" then
+	{probe: .id, note: "\(.note); want \($want)"} + markcell
+  else {probe: .id, verdict: .verdict, note: .note, observed: (
 	if .id == "gbp.group-mapped" then
 		(if .replies == 0 then "dropped" elif g then "reply ID \(.reply_group)" else "reply without G" end)
 	elif .id == "gbp.policy-applied-set" then
 		(if $grp.replies == 0 then "dropped" elif ($grp | g) then (if ($grp | a) then "reply A=1" else "reply A=0" end) else "reply without G" end)
+	elif .id == "ip.outer-fragments-reassembled" then
+		(if .replies == 0 then "discarded" else "reassembled" end)
+	elif (.id | startswith("mcast.")) then
+		(if .replies == 0 then "no report seen" elif g and .reply_group != 0 then "report with ID \(.reply_group)"
+		 else "reports without a group" end)
+	elif .id == "learn.dont-learn-static" then
+		(if (.note | startswith("needs")) then "no pinned MAC" elif .replies + .flooded == 0 then "dropped"
+		 elif .flooded == 0 then "moved (reply to the sender)" elif .replies == 0 then "kept (reply to the pin)"
+		 else "reply flooded" end)
 	elif (.id | startswith("learn.")) then
 		(if .replies == 0 then "no reply" elif .flooded > 0 then "not learned (reply flooded)" else "learned (reply unicast)" end)
 	else
 		(if .replies == 0 then "dropped" else "accepted" end)
-	end)}
+	end)} end
 JQ
 
 run_column() { # id scenario kernel header VTEP
@@ -112,11 +132,20 @@ run_column() { # id scenario kernel header VTEP
 	pkg=$(grep -aho "package=[^ ]*" "$out/console-h1.log" | head -1 | sed 's/^package=//; s/=/ /g')
 	[ -n "$pkg" ] || pkg="linux-source-6.12 + qemu/vxgbp.config, $(sed -n 's/^kernel h1 \([^ ]*\).*/\1/p' "$out/result.txt")"
 	ovsv=$(sed -n 's/^VXGBP-OBS ovs-version .*) //p' "$out/result.txt" | head -1)
+	# the mark probe's endpoint: --inner-src (198.51.100.100) + its index + 1
+	local mi msrc mark want mread=no strict=no
+	mi=$(jq '[.probes[].id] | index("mark.flags-mapped")' "$out/probe.json")
+	msrc=198.51.100.$((101 + mi))
+	mark=$(sed -n "s/^VXGBP-OBS rx-mark $msrc //p" "$out/result.txt" | head -1)
+	want=$(printf '0x%08x' $(($(jq .group "$out/probe.json") | 0x00480000)))
+	grep -q "^VXGBP-OBS rx-mark-read [^ ]* 0$" "$out/result.txt" && mread=yes
+	[ "$scen" = probe-linux ] && strict=yes
 	jq --arg id "$id" --arg scen "$scen" --arg kern "$kern" --arg head "$head" --arg vtep "$label" --arg pkg "$pkg" \
 		--arg ovs "$ovsv" --argjson secs "$(($(date +%s) - t0))" \
 		'{id: $id, header: $head, vtep: $vtep, scenario: $scen, kernel: $kern, kernel_package: $pkg,
 		  ovs: (if $ovs == "" then null else $ovs end), seconds: $secs, cells: [.[]]}' \
-		<(jq -f "$tmp/cells.jq" "$out/probe.json" | jq -s .) >"$tmp/col-$id.json"
+		<(jq --arg mark "$mark" --arg want "$want" --arg read "$mread" --arg strict "$strict" \
+			-f "$tmp/cells.jq" "$out/probe.json" | jq -s .) >"$tmp/col-$id.json"
 	echo "matrix: $id: $scen on $kern, $(($(date +%s) - t0)) s" >&2
 }
 

@@ -29,6 +29,28 @@
  *                              (draft sec. 2.1).  Telling unicast from
  *                              flooded needs a second address of ours in
  *                              the VTEP's flood list (--flood-addr).
+ *   gbp.group-zero-accepted    G=1 with ID 0 (a valid header): accepted
+ *   vxlan.i-clear-dropped      G=1 without I (no valid VNI): dropped
+ *                              (info when the VNI is used anyway)
+ *   gpe.on-vxlan-port-ignored  a VXLAN-GPE header (P, next protocol 3:
+ *                              Ethernet) on the VXLAN port: P is a
+ *                              reserved bit there, to be ignored
+ *   mark.flags-mapped          G, D and A with ID G from a source of its
+ *                              own, for the receiver to read the mark it
+ *                              gets (netfilter, in the guest): gbpprobe
+ *                              cannot see it (n/a here)
+ *   mcast.igmp-report-no-group the IGMP / MLD reports the VTEP sends while
+ *   mcast.mld-report-no-group  we listen carry no group (G with an ID
+ *                              fails: nothing gave the VTEP's own stack one)
+ *   ip.outer-fragments-reassembled  a datagram over a 1500-byte MTU, in
+ *                              fragments: reassembled (info: discarded,
+ *                              RFC 7348 sec. 4.3 allows it)
+ *   learn.dont-learn-static    D=1 from a MAC the VTEP has pinned to
+ *                              --flood-addr (--static-mac), sent from
+ *                              LOCAL: the reply must still go to the
+ *                              pinned remote (info when dropped)
+ * probe_info[] holds each probe's source and the sentence it tests;
+ * --junit/--sarif write the verdicts for CI (probe_ci.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -47,6 +69,7 @@
 
 #include "cli.h"
 #include "pcap_writer.h"
+#include "probe_ci.h"
 
 #define MAX_FRAME 2048
 #define ETH_MIN 60 /* the shortest Ethernet frame, FCS not counted */
@@ -56,17 +79,74 @@
 
 enum probe_id {
 	P_PLAIN, P_GROUP, P_APPLIED, P_RSVD0, P_RSVD1, P_RSVDTAIL, P_IDNOG,
-	P_LEARN, P_DONTLEARN, P__COUNT
+	P_LEARN, P_DONTLEARN, P_GZERO, P_ICLEAR, P_GPE, P_MARK, P_IGMP, P_MLD, P_FRAG,
+	P_DLSTATIC, P__COUNT
 };
 
-static const char *const probe_names[P__COUNT] = {
-	"vxlan.plain-as-group-0", "gbp.group-mapped", "gbp.policy-applied-set",
-	"rsvd.first-byte-ignored", "rsvd.second-byte-ignored", "rsvd.tail-byte-ignored",
-	"rsvd.id-without-g-ignored", "learn.control", "learn.dont-learn-honoured",
-};
+#define DRAFT "draft-smith-vxlan-group-policy sec. 2.1"
+/* the fragment probe's UDP payload: its VXLAN datagram (1490 bytes) is
+ * over the 1472 a 1500-byte underlay carries unfragmented; it goes to the
+ * discard port, so that what comes back (ICMP port unreachable, at most
+ * 576 bytes) needs no fragments on any path */
+#define FRAG_PAY 1440
+#define FRAG_PAY_S "1440"
+#define RFC "RFC 7348 sec. 5"
+#define RFC_FLAGS "RFC 7348: \"The other 7 bits (designated 'R') are reserved fields and " \
+	"MUST be set to zero on transmission and ignored on receipt.\""
+#define RFC_RSVD "RFC 7348: \"Reserved fields (24 bits and 8 bits): MUST be set to zero " \
+	"on transmission and ignored on receipt.\""
+#define DRAFT_D "the draft: D \"indicates that the egress VTEP MUST NOT learn the source " \
+	"address of the encapsulated frame.\""
 
-enum verdict { V_NA = 0, V_PASS, V_FAIL, V_INFO };
-static const char *const verdict_names[] = { "n/a", "pass", "fail", "info" };
+/* Each probe: what it sends, where its rule comes from, the sentence it tests. */
+static const struct probe_info probe_info[P__COUNT] = {
+	{ "vxlan.plain-as-group-0", "I only (RFC 7348 VXLAN)", DRAFT,
+	  "a frame without G carries no group: the draft's header is RFC 7348's with bits "
+	  "defined in its reserved fields, so a GBP VTEP still takes plain VXLAN" },
+	{ "gbp.group-mapped", "G, ID --group", DRAFT,
+	  "the draft: the Group Policy ID \"indicates the source TSI Group membership being "
+	  "encapsulated by VXLAN\": the reply to it carries the same group" },
+	{ "gbp.policy-applied-set", "G, ID --group, A=0", DRAFT,
+	  "the draft: \"Devices that apply the Group policy MUST set the A bit to 1 after the "
+	  "policy has been applied\" (info: only a VTEP that applies policy sets it)" },
+	{ "rsvd.first-byte-ignored", "G + reserved flag bit 7 (0x0100)", RFC, RFC_FLAGS },
+	{ "rsvd.second-byte-ignored", "G + flag bits 10, 11 (0x0030, VPP's E and S)", RFC,
+	  RFC_RSVD },
+	{ "rsvd.tail-byte-ignored", "G + reserved byte 0xff", RFC, RFC_RSVD },
+	{ "rsvd.id-without-g-ignored", "I only, ID field set", RFC "; " DRAFT,
+	  "without G the Group Policy ID field is RFC 7348's reserved field: " RFC_RSVD },
+	{ "learn.control", "G, D=0, a new source MAC", DRAFT,
+	  "the baseline of Don't Learn: a VTEP that learns sends the reply unicast" },
+	{ "learn.dont-learn-honoured", "G, D=1, a new source MAC", DRAFT, DRAFT_D },
+	{ "gbp.group-zero-accepted", "G, ID 0", DRAFT,
+	  "G \"indicates the presence of the Group Policy ID\"; ID 0 is a value like any "
+	  "other, the header is valid and the frame is delivered" },
+	{ "vxlan.i-clear-dropped", "G, ID --group, I clear", RFC,
+	  "RFC 7348: \"the I flag MUST be set to 1 for a valid VXLAN Network ID (VNI)\": "
+	  "without it there is no valid VNI to deliver into (info: the VNI used anyway)" },
+	{ "gpe.on-vxlan-port-ignored", "a VXLAN-GPE header (I, P, next protocol 3) on the "
+	  "VXLAN port", RFC "; draft-ietf-nvo3-vxlan-gpe sec. 3.2",
+	  "on a VXLAN port the P bit and the Next Protocol byte are RFC 7348's reserved "
+	  "fields: " RFC_FLAGS },
+	{ "mark.flags-mapped", "G, D=1, A=1, ID --group", DRAFT,
+	  "what the receiver's policy sees: Linux maps ID to mark bits 0-15, D to bit 22, A "
+	  "to bit 19 (mark 0x00480200 for ID 512), read in the receiver's netfilter" },
+	{ "mcast.igmp-report-no-group", "nothing: watches the IGMP reports the VTEP sends",
+	  DRAFT, "the Group Policy ID \"indicates the source TSI Group membership being "
+	  "encapsulated\": a report of the VTEP's own stack has none, so it leaves without G "
+	  "or with ID 0, never with an ID nobody gave it" },
+	{ "mcast.mld-report-no-group", "nothing: watches the MLD reports the VTEP sends",
+	  DRAFT, "as mcast.igmp-report-no-group, for IPv6's MLD reports" },
+	{ "ip.outer-fragments-reassembled", "I only, " FRAG_PAY_S " bytes of UDP to the "
+	  "target's discard port: a datagram over a 1500-byte underlay's MTU, sent in "
+	  "fragments; the ICMP port unreachable back is short", "RFC 7348 sec. 4.3",
+	  "RFC 7348: \"Intermediate routers may fragment encapsulated VXLAN packets due to the "
+	  "larger frame size. The destination VTEP MAY silently discard such VXLAN "
+	  "fragments.\" (pass: reassembled; info: discarded, as allowed)" },
+	{ "learn.dont-learn-static", "G, D=1 from --local, source MAC --static-mac (pinned "
+	  "to --flood-addr on the VTEP)", DRAFT, DRAFT_D " A MAC pinned at another remote "
+	  "must stay there: the reply goes to the pinned remote (info: the frame dropped)" },
+};
 
 struct probe {
 	struct vxgbp_hdr hdr;     /* header of everything this probe sends */
@@ -74,7 +154,10 @@ struct probe {
 	unsigned sent;
 	unsigned replies_a, replies_b; /* echo replies at LOCAL / at FLOOD */
 	unsigned arps;            /* ARP requests for ip we answered */
-	struct vxgbp_hdr reply;   /* header of the first echo reply */
+	struct vxgbp_hdr reply;   /* header of the first echo reply (P_IGMP,
+	                             P_MLD: of the first report with a bogus
+	                             ID, else of the first report) */
+	unsigned bogus;           /* P_IGMP, P_MLD: reports with G and an ID */
 	enum verdict v;
 	char note[160];
 };
@@ -86,9 +169,12 @@ struct ctx {
 	uint16_t group;
 	uint8_t target_ip[4], target_mac[6];
 	int have_target_mac;
+	int have_static_mac;      /* --static-mac: P_DLSTATIC's source MAC */
+	uint8_t static_mac[6];
 	int timeout_ms;
 	int write_only;           /* -w: the probe frames to a capture, nothing sent */
 	struct pcapw wp, rp;      /* -w probe frames, -W frames received */
+	struct afile junit, sarif; /* --junit, --sarif (f NULL: not asked for) */
 	int verbose;
 	struct probe p[P__COUNT];
 	unsigned long long rx, rx_bad;
@@ -113,6 +199,8 @@ static void usage(FILE *f)
 "  --flood-addr ADDR  a second address of ours that is only in the VTEP's\n"
 "                     flood list: tells flooded replies from unicast ones\n"
 "                     (the Don't Learn probe needs it)\n"
+"  --static-mac MAC   a MAC the VTEP has pinned (static FDB entry) to\n"
+"                     --flood-addr: the static Don't Learn probe sends from it\n"
 "  --inner-src IP     first fake endpoint address (default 198.51.100.100; probe\n"
 "                     N uses IP+N), in TARGET's subnet\n"
 "  --vni N            VNI (default 100)\n"
@@ -124,10 +212,17 @@ static void usage(FILE *f)
 "                     sending them (nothing is judged)\n"
 "  -W FILE            write every frame received to FILE (as seen on our\n"
 "                     port, outer headers rebuilt), e.g. for gbpdump --check\n"
-"  --force            let -w / -W replace an existing file (without it, an\n"
-"                     existing FILE is kept and gbpprobe exits with 2); the\n"
-"                     file appears only when complete\n"
+"  --force            let -w / -W / --junit / --sarif replace an existing\n"
+"                     file (without it, an existing FILE is kept and\n"
+"                     gbpprobe exits with 2); a file appears only when\n"
+"                     complete\n"
 "  --json             one JSON object instead of the table\n"
+"  --junit FILE       the verdicts as JUnit XML, one test case per probe (a\n"
+"                     failed probe is a failure, n/a skipped), for CI\n"
+"  --sarif FILE       the verdicts as SARIF 2.1.0, one result per probe; both\n"
+"                     files appear only when the run completes (exit 0, 4 or\n"
+"                     1), never over another output of the run, nor over an\n"
+"                     existing file without --force; not with -w\n"
 "  -v                 log what is sent and received to standard error\n"
 "Probes only the addresses given.  Exit status: 0 no probe failed, 4 a probe\n"
 "failed, 1 the VTEP never answered, 2 usage or I/O error.\n");
@@ -178,15 +273,20 @@ static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
 	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
 	struct vxgbp_l4_spec l4 = { .proto = 1, .icmp_type = 8, .sport = 0x6770, .dport = seq };
-	uint8_t pay[32];
+	uint8_t pay[FRAG_PAY];
+	size_t n = 32;
 
+	if (p == &c->p[P_FRAG]) { /* UDP to the discard port: a short ICMP error back */
+		l4 = (struct vxgbp_l4_spec){ .proto = 17, .sport = 0x6770, .dport = 9 };
+		n = FRAG_PAY;
+	}
 	memcpy(e.dst, c->target_mac, 6);
 	memcpy(e.src, p->mac, 6);
 	memcpy(ip.src, p->ip, 4);
 	memcpy(ip.dst, c->target_ip, 4);
-	for (size_t i = 0; i < sizeof(pay); i++)
-		pay[i] = (uint8_t)(0x20 + i);
-	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, sizeof(pay));
+	for (size_t i = 0; i < n; i++)
+		pay[i] = (uint8_t)(0x20 + i % 0x5f);
+	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, n);
 }
 
 /* Encapsulate inner with h and send it to the VTEP (or write it with -w).
@@ -228,6 +328,7 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	return 0;
 }
 
+
 /* -W: the datagram with outer headers made up around it (from the sender
  * to us), so that it is a capture gbpdump can read and check. */
 static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
@@ -252,7 +353,8 @@ static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 		pcap_add(&c->rp, frame, (size_t)len);
 }
 
-/* An ARP request for one of our endpoints: answer it (from LOCAL). */
+/* An ARP request for one of our endpoints: answer it (from LOCAL; for the
+ * pinned MAC too: everything it sends comes from elsewhere than its pin). */
 static void answer_arp(struct ctx *c, const struct vxgbp_pkt *pkt)
 {
 	const struct vxgbp_l3 *l3 = &pkt->inner.l3;
@@ -270,6 +372,32 @@ static void answer_arp(struct ctx *c, const struct vxgbp_pkt *pkt)
 		if (n > 0)
 			send_vx(c, &p->hdr, out, (size_t)n, (uint16_t)(50000 + i));
 	}
+}
+
+/* A multicast report the VTEP sent (IGMP; MLDv1/v2, ICMPv6 131 and 143):
+ * counted on P_IGMP / P_MLD, with G and a non-zero ID as bogus (nothing
+ * gave it a group).  1 when pkt is one. */
+static int on_report(struct ctx *c, const struct vxgbp_pkt *pkt)
+{
+	const struct vxgbp_l3 *l3 = &pkt->inner.l3;
+	uint8_t t = pkt->inner.l4.icmp_type;
+	struct probe *p;
+
+	if (l3->version == 4 && l3->proto == 2)
+		p = &c->p[P_IGMP];
+	else if (l3->version == 6 && l3->proto == 58 && (pkt->have & VXGBP_HAVE_INNER_L4) &&
+		 (t == 131 || t == 143))
+		p = &c->p[P_MLD];
+	else
+		return 0;
+	p->replies_a++;
+	if ((pkt->vx.flags & VXGBP_F_G) && pkt->vx.group) {
+		if (!p->bogus++)
+			p->reply = pkt->vx;
+	} else if (p->replies_a == 1) {
+		p->reply = pkt->vx;
+	}
+	return 1;
 }
 
 /* Handle one datagram from socket at (0: LOCAL, 1: FLOOD): a VXLAN UDP
@@ -303,13 +431,16 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 			answer_arp(c, &pkt);
 		return;
 	}
+	if (on_report(c, &pkt))
+		return;
 	if (l3->version != 4 || !l3->dst || !(pkt.have & VXGBP_HAVE_INNER_L4) ||
-	    l3->proto != 1 || pkt.inner.l4.icmp_type != 0)
+	    l3->proto != 1 || (pkt.inner.l4.icmp_type != 0 && pkt.inner.l4.icmp_type != 3))
 		return;
 	for (int i = 0; i < P__COUNT; i++) {
 		struct probe *p = &c->p[i];
 
-		if (memcmp(l3->dst, p->ip, 4))
+		/* echo replies; for P_FRAG, port unreachable */
+		if (memcmp(l3->dst, p->ip, 4) || (pkt.inner.l4.icmp_type == 3) != (i == P_FRAG))
 			continue;
 		if (!p->replies_a && !p->replies_b)
 			p->reply = pkt.vx;
@@ -367,7 +498,7 @@ static int have_reply(struct ctx *c, int i)
 static void run_echo(struct ctx *c, int i)
 {
 	struct probe *p = &c->p[i];
-	uint8_t inner[256];
+	uint8_t inner[MAX_FRAME];
 
 	for (uint16_t seq = 1; seq <= 2 && !have_reply(c, i); seq++) {
 		int n = build_echo(c, p, seq, inner, sizeof(inner));
@@ -379,6 +510,115 @@ static void run_echo(struct ctx *c, int i)
 	}
 	if (have_reply(c, i) && c->sb >= 0)
 		rx_until(c, c->timeout_ms / 4 + 50, NULL, 0);
+}
+
+/* The probes judged on whether a reply came back alone, beyond the
+ * reserved-bit ones: G with ID 0 must be taken, a frame without I dropped;
+ * the mark probe is judged at the receiver. */
+static void judge_more(struct ctx *c, int i, int plain_ok)
+{
+	struct probe *p = &c->p[i];
+	int got = have_reply(c, i);
+
+	if (!plain_ok) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "no baseline reply");
+		return;
+	}
+	switch (i) {
+	case P_GZERO:
+		p->v = got ? V_PASS : V_FAIL;
+		snprintf(p->note, sizeof(p->note), got ? "G=1 ID 0: accepted (reply %s G)"
+			 : "G=1 ID 0: dropped (no reply)", p->reply.flags & VXGBP_F_G ? "with"
+			 : "without");
+		break;
+	case P_FRAG:
+		p->v = got ? V_PASS : V_INFO;
+		snprintf(p->note, sizeof(p->note), "a %d-byte datagram in fragments: %s",
+			 VXGBP_HDR_LEN + 14 + 28 + FRAG_PAY, got ? "reassembled (port unreachable "
+			 "back)" : "discarded (no reply)");
+		break;
+	case P_ICLEAR:
+		p->v = got ? V_INFO : V_PASS;
+		snprintf(p->note, sizeof(p->note), "flags 0x%04x (no I): %s", p->hdr.flags, got
+			 ? "accepted (the VNI used anyway)" : "dropped (no reply)");
+		break;
+	default: /* P_MARK */
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "flags 0x%04x id %u: %s; the mark is read at "
+			 "the receiver", p->hdr.flags, p->hdr.group, got ? "accepted" : "dropped");
+		break;
+	}
+}
+
+/* The learning probes: unicast or flooded replies (--flood-addr). */
+static void judge_learn(struct ctx *c, int i, int plain_ok)
+{
+	struct probe *p = c->p;
+	int got = have_reply(c, i);
+
+	if (c->sb < 0) {
+		p[i].v = V_NA;
+		snprintf(p[i].note, sizeof(p[i].note), "needs --flood-addr");
+	} else if (!got) {
+		p[i].v = plain_ok ? V_FAIL : V_NA;
+		snprintf(p[i].note, sizeof(p[i].note), "no reply");
+	} else {
+		int flooded = p[i].replies_b > 0;
+
+		if (i == P_LEARN)
+			p[i].v = flooded ? V_INFO : V_PASS;
+		else if (have_reply(c, P_LEARN) && p[P_LEARN].replies_b)
+			p[i].v = V_NA; /* no learning at all: cannot tell */
+		else
+			p[i].v = flooded ? V_PASS : V_FAIL;
+		snprintf(p[i].note, sizeof(p[i].note),
+			 "D=%d: reply %s (%u at local, %u at flood address)",
+			 (p[i].hdr.flags & VXGBP_F_D) != 0,
+			 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
+			 p[i].replies_a, p[i].replies_b);
+	}
+}
+
+/* D=1 from a MAC the VTEP has pinned at FLOOD, sent from LOCAL: a reply
+ * to FLOOD only says the pin held (not learned), one to LOCAL only that
+ * the MAC moved (learned); none, that the VTEP dropped the frame. */
+static void judge_static(struct ctx *c, int plain_ok)
+{
+	struct probe *p = &c->p[P_DLSTATIC];
+	unsigned a = p->replies_a, b = p->replies_b;
+
+	if (!c->have_static_mac || c->sb < 0) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "needs --static-mac and --flood-addr");
+		return;
+	}
+	if (!plain_ok)
+		p->v = V_NA;
+	else if (!a && !b)
+		p->v = V_INFO;
+	else
+		p->v = a && !b ? V_FAIL : b && !a ? V_PASS : V_INFO;
+	snprintf(p->note, sizeof(p->note), "D=1 from the pinned MAC: %s (%u at local, %u at "
+		 "flood address)", !a && !b ? "dropped (no reply)" : a && !b
+		 ? "reply unicast to the sender: the MAC moved" : b && !a
+		 ? "reply to the pinned remote: not learned" : "reply flooded", a, b);
+}
+
+/* The reports the VTEP sent during the run: any with a group fails. */
+static void judge_report(struct ctx *c, int i)
+{
+	struct probe *p = &c->p[i];
+	const char *what = i == P_IGMP ? "IGMP" : "MLD";
+
+	if (!p->replies_a) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "no %s report seen", what);
+		return;
+	}
+	p->v = p->bogus ? V_FAIL : V_PASS;
+	snprintf(p->note, sizeof(p->note), "%u %s reports, %u with G and an ID (flags 0x%04x "
+		 "id %u)", p->replies_a, what, p->bogus, p->reply.flags, p->reply.group);
 }
 
 static void judge(struct ctx *c)
@@ -428,35 +668,29 @@ static void judge(struct ctx *c)
 		case P_RSVD1:
 		case P_RSVDTAIL:
 		case P_IDNOG:
+		case P_GPE:
 			p[i].v = !plain_ok ? V_NA : got ? V_PASS : V_FAIL;
 			snprintf(p[i].note, sizeof(p[i].note), "flags 0x%04x id %u rsvd 0x%02x: %s",
 				 p[i].hdr.flags, p[i].hdr.group, p[i].hdr.rsvd,
 				 !plain_ok ? "no baseline reply" : got ? "ignored (reply)"
 				 : "dropped (no reply)");
 			break;
+		case P_GZERO:
+		case P_ICLEAR:
+		case P_MARK:
+		case P_FRAG:
+			judge_more(c, i, plain_ok);
+			break;
 		case P_LEARN:
 		case P_DONTLEARN:
-			if (c->sb < 0) {
-				p[i].v = V_NA;
-				snprintf(p[i].note, sizeof(p[i].note), "needs --flood-addr");
-			} else if (!got) {
-				p[i].v = plain_ok ? V_FAIL : V_NA;
-				snprintf(p[i].note, sizeof(p[i].note), "no reply");
-			} else {
-				int flooded = p[i].replies_b > 0;
-
-				if (i == P_LEARN)
-					p[i].v = flooded ? V_INFO : V_PASS;
-				else if (have_reply(c, P_LEARN) && p[P_LEARN].replies_b)
-					p[i].v = V_NA; /* no learning at all: cannot tell */
-				else
-					p[i].v = flooded ? V_PASS : V_FAIL;
-				snprintf(p[i].note, sizeof(p[i].note),
-					 "D=%d: reply %s (%u at local, %u at flood address)",
-					 (p[i].hdr.flags & VXGBP_F_D) != 0,
-					 flooded ? "flooded: MAC not learned" : "unicast: MAC learned",
-					 p[i].replies_a, p[i].replies_b);
-			}
+			judge_learn(c, i, plain_ok);
+			break;
+		case P_DLSTATIC:
+			judge_static(c, plain_ok);
+			break;
+		case P_IGMP:
+		case P_MLD:
+			judge_report(c, i);
 			break;
 		}
 	}
@@ -479,7 +713,7 @@ static void print_report(struct ctx *c, int json, const char *vtep)
 
 			printf("%s{\"id\":\"%s\",\"verdict\":\"%s\",\"sent\":%u,\"replies\":%u,"
 			       "\"flooded\":%u,\"reply_flags\":%u,\"reply_group\":%u,\"note\":\"%s\"}",
-			       i ? "," : "", probe_names[i], verdict_names[p->v], p->sent,
+			       i ? "," : "", probe_info[i].id, probe_verdict_name(p->v), p->sent,
 			       p->replies_a, p->replies_b, p->reply.flags, p->reply.group, p->note);
 		}
 		printf("],\"summary\":{\"pass\":%u,\"fail\":%u,\"info\":%u,\"n/a\":%u}}\n",
@@ -489,7 +723,8 @@ static void print_report(struct ctx *c, int json, const char *vtep)
 	printf("gbpprobe: VTEP %s, target %s, VNI %u, group %u\n", vtep, tgt, c->vni, c->group);
 	printf("%-27s %-7s %s\n", "PROBE", "VERDICT", "OBSERVED");
 	for (int i = 0; i < P__COUNT; i++)
-		printf("%-27s %-7s %s\n", probe_names[i], verdict_names[c->p[i].v], c->p[i].note);
+		printf("%-27s %-7s %s\n", probe_info[i].id, probe_verdict_name(c->p[i].v),
+		       c->p[i].note);
 	printf("summary: %u pass, %u fail, %u info, %u n/a\n", n[V_PASS], n[V_FAIL], n[V_INFO],
 	       n[V_NA]);
 }
@@ -506,11 +741,13 @@ static int parse_num(const char *s, unsigned long max, unsigned long *v)
 
 static int open_sock(const struct sockaddr_in *a)
 {
-	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
+	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1, dont = IP_PMTUDISC_DONT;
 
 	if (s < 0)
 		return -1;
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* DF clear: the fragment probe's datagram goes out in fragments */
+	setsockopt(s, IPPROTO_IP, IP_MTU_DISCOVER, &dont, sizeof(dont));
 	if (bind(s, (const struct sockaddr *)a, sizeof(*a)) < 0) {
 		close(s);
 		return -1;
@@ -545,14 +782,26 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 	vxgbp_hdr_init(&c->p[P_IDNOG].hdr, c->vni, 0, 0);
 	c->p[P_IDNOG].hdr.group = c->group;
 	c->p[P_DONTLEARN].hdr.flags |= VXGBP_F_D;
+	c->p[P_GZERO].hdr.group = 0;
+	c->p[P_ICLEAR].hdr.flags &= (uint16_t)~VXGBP_F_I;
+	/* VXLAN-GPE: I and P, version 0; Next Protocol 3 (Ethernet) in the last
+	 * byte of the first word, which GBP reads as the group's low byte */
+	vxgbp_hdr_init(&c->p[P_FRAG].hdr, c->vni, 0, 0);
+	vxgbp_hdr_init(&c->p[P_GPE].hdr, c->vni, 0, 0);
+	c->p[P_GPE].hdr.flags |= 0x0400;
+	c->p[P_GPE].hdr.group = 3;
+	c->p[P_MARK].hdr.flags |= VXGBP_F_D | VXGBP_F_A;
+	c->p[P_DLSTATIC].hdr.flags |= VXGBP_F_D;
+	if (c->have_static_mac)
+		memcpy(c->p[P_DLSTATIC].mac, c->static_mac, 6);
 }
 
 enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
-       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE };
+       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF, O_SMAC };
 
 /* The command line beyond what goes straight into struct ctx. */
 struct args {
-	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep;
+	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep, *junit, *sarif;
 	unsigned long port, lport;
 	int json, force;
 };
@@ -575,9 +824,14 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	case O_ISRC: a->isrc = arg; return 0;
 	case 'w': a->wfile = arg; return 0;
 	case 'W': a->rfile = arg; return 0;
+	case O_JUNIT: a->junit = arg; return 0;
+	case O_SARIF: a->sarif = arg; return 0;
 	case O_TMAC:
 		c->have_target_mac = 1;
 		return cli_parse_mac(arg, c->target_mac);
+	case O_SMAC:
+		c->have_static_mac = 1;
+		return cli_parse_mac(arg, c->static_mac);
 	case O_PORT:
 		return num_opt(arg, 0xffff, 0, &a->port);
 	case O_LPORT:
@@ -602,6 +856,29 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 	}
 }
 
+/* --junit and --sarif: not with -w (nothing is judged), not "-" (the
+ * report is on standard output), not the name of another output. */
+static int ci_names_ok(const struct args *a)
+{
+	const char *f[2] = { a->junit, a->sarif };
+
+	if (a->wfile && (f[0] || f[1])) {
+		fprintf(stderr, "%s: --junit and --sarif judge a run; -w sends nothing\n", prog);
+		return 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!f[i])
+			continue;
+		if (!strcmp(f[i], "-") || (a->rfile && !strcmp(f[i], a->rfile)) ||
+		    (i && f[0] && !strcmp(f[0], f[1]))) {
+			fprintf(stderr, "%s: %s: not a name for --%s (standard output has the "
+				"report; one file per output)\n", prog, f[i], i ? "sarif" : "junit");
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* -1: go on; else the exit status. */
 static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 {
@@ -609,6 +886,7 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		{ "local", required_argument, NULL, O_LOCAL },
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "target-mac", required_argument, NULL, O_TMAC },
+		{ "static-mac", required_argument, NULL, O_SMAC },
 		{ "flood-addr", required_argument, NULL, O_FLOOD },
 		{ "inner-src", required_argument, NULL, O_ISRC },
 		{ "vni", required_argument, NULL, O_VNI },
@@ -618,6 +896,8 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "junit", required_argument, NULL, O_JUNIT },
+		{ "sarif", required_argument, NULL, O_SARIF },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -651,6 +931,31 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		return EXIT_USAGE;
 	}
 	a->vtep = argv[optind];
+	return ci_names_ok(a) ? -1 : EXIT_USAGE;
+}
+
+/* --junit and --sarif: checked and created (as temporary files) before
+ * anything is sent, never over -W or each other.  0 or -1 (said why). */
+static int open_ci(struct ctx *c, const struct args *a)
+{
+	char errbuf[AFILE_ERRBUF_SIZE];
+	const char *others[4] = { NULL };
+	int n = 0;
+
+	if (a->rfile)
+		others[n++] = a->rfile;
+	if (a->sarif)
+		others[n++] = a->sarif;
+	if (a->junit && probe_ci_open(&c->junit, a->junit, others, a->force, errbuf) < 0)
+		goto bad;
+	if (a->sarif) {
+		others[n - 1] = a->junit;
+		if (probe_ci_open(&c->sarif, a->sarif, others, a->force, errbuf) < 0)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s: %s\n", prog, errbuf);
 	return -1;
 }
 
@@ -683,6 +988,8 @@ static int setup(struct ctx *c, const struct args *a)
 			goto bad_file;
 		return 0;
 	}
+	if (open_ci(c, a))
+		return EXIT_USAGE;
 	if ((c->sa = open_sock(&c->local)) < 0 ||
 	    (a->flood && (c->sb = open_sock(&c->flood)) < 0)) {
 		fprintf(stderr, "%s: cannot listen on %s:%lu: %s\n", prog,
@@ -723,22 +1030,51 @@ static int run_probes(struct ctx *c, const struct args *a)
 		return 0;
 	}
 	for (int i = 0; i < P__COUNT; i++)
-		if (i != P_APPLIED) /* judged from the gbp.group-mapped reply */
+		if (i != P_APPLIED && /* judged from the gbp.group-mapped reply */
+		    i != P_IGMP && i != P_MLD && /* nothing to send: watched */
+		    (i != P_DLSTATIC || (c->have_static_mac && c->sb >= 0)))
 			run_echo(c, i);
 	return 0;
+}
+
+/* --junit / --sarif: the verdicts and the exit status rc, written and
+ * moved into place.  rc, or EXIT_USAGE when a file could not be written. */
+static int write_ci(struct ctx *c, const struct args *a, int rc)
+{
+	struct probe_result r[P__COUNT];
+	struct probe_ci_run run = { .vtep = a->vtep, .target = a->target, .vni = c->vni,
+				    .group = c->group, .received = c->rx, .exit_code = rc,
+				    .r = r, .n = P__COUNT };
+	char errbuf[AFILE_ERRBUF_SIZE];
+
+	for (int i = 0; i < P__COUNT; i++) {
+		const struct probe *p = &c->p[i];
+
+		r[i] = (struct probe_result){ &probe_info[i], p->v, p->note, p->sent,
+					      p->replies_a, p->replies_b, p->reply.flags,
+					      p->reply.group };
+	}
+	if ((c->junit.f && probe_junit_write(&c->junit, &run, errbuf) < 0) ||
+	    (c->sarif.f && probe_sarif_write(&c->sarif, &run, errbuf) < 0)) {
+		fprintf(stderr, "%s: %s\n", prog, errbuf);
+		return EXIT_USAGE;
+	}
+	return rc;
 }
 
 /* The verdicts, printed; the exit status they make. */
 static int report(struct ctx *c, const struct args *a)
 {
+	int rc = 0;
+
 	judge(c);
 	print_report(c, a->json, a->vtep);
 	if (!c->write_only && !c->rx)
-		return EXIT_NOANSWER;
-	for (int i = 0; i < P__COUNT; i++)
+		rc = EXIT_NOANSWER;
+	for (int i = 0; i < P__COUNT && !rc; i++)
 		if (c->p[i].v == V_FAIL)
-			return EXIT_FAIL;
-	return 0;
+			rc = EXIT_FAIL;
+	return write_ci(c, a, rc);
 }
 
 /* Close the captures (kept unless rc is a usage or I/O error) and sockets. */
@@ -747,6 +1083,9 @@ static int teardown(struct ctx *c, int rc)
 	char errbuf[PCAPW_ERRBUF_SIZE];
 	int keep = rc != EXIT_USAGE;
 
+	/* a CI file still open was not written: the run failed */
+	afile_close(&c->junit, 0, errbuf);
+	afile_close(&c->sarif, 0, errbuf);
 	if (pcapw_close(&c->wp, keep, errbuf) < 0 || pcapw_close(&c->rp, keep, errbuf) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, errbuf);
 		rc = EXIT_USAGE;

@@ -3,52 +3,20 @@
  * check_ci.c - gbpdump --junit and --sarif: the per-rule results of the
  * --check engine (check_rule_next()) as JUnit XML and SARIF 2.1.0.  The
  * mapping is docs/check-ci.md's; every string from the input is escaped
- * (escape.h), nothing else in gbpdump writes these formats.
+ * (ci_doc.h, shared with gbpprobe's writer), nothing else in gbpdump
+ * writes these formats.
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "check_ci.h"
-#include "escape.h"
+#include "ci_doc.h"
 
 _Static_assert(GD_ERRBUF >= AFILE_ERRBUF_SIZE, "errbuf sizes");
 
-#define SARIF_SCHEMA \
-	"https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
-
 static const char *const lvl_word[] = { "MUST", "SHOULD", "INFO" };
 static const char *const sarif_lvl[] = { "error", "warning", "note" };
-
-/* ---- escaping (escape.h) ---- */
-
-static void afile_sink(void *ctx, const char *s, size_t n)
-{
-	afile_write(ctx, s, n);
-}
-
-static void xml_esc(struct afile *f, const char *s, int attr)
-{
-	esc_xml(&(struct esc_sink){ afile_sink, f }, s, attr);
-}
-
-static void json_str(struct afile *f, const char *s)
-{
-	esc_json(&(struct esc_sink){ afile_sink, f }, s);
-}
-
-/* A path as a URI reference (RFC 3986): unreserved characters and '/'
- * as they are, every other byte %XX. */
-static void uri_path(struct afile *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
-			afile_write(f, p, 1);
-		else
-			afile_printf(f, "%%%02X", *p);
-	}
-}
 
 /* ---- shared ---- */
 
@@ -164,44 +132,31 @@ static void junit_count(const struct ci *x, struct junit_sum *n)
 	}
 }
 
-static void junit_prop(struct ci *x, const char *name, const char *value)
-{
-	afile_printf(x->f, "      <property name=\"%s\" value=\"", name);
-	xml_esc(x->f, value, 1);
-	afile_printf(x->f, "\"/>\n");
-}
-
-static void junit_prop_u64(struct ci *x, const char *name, uint64_t v)
-{
-	afile_printf(x->f, "      <property name=\"%s\" value=\"%llu\"/>\n", name,
-		     (unsigned long long)v);
-}
-
 static void junit_props(struct ci *x)
 {
 	const struct vxgbp_track_summary *s = x->run->s;
 
 	afile_printf(x->f, "    <properties>\n");
-	junit_prop(x, "profile", x->t.profile);
-	junit_prop(x, "capture", capture_name(x->run));
-	junit_prop(x, "gbpdump.version", VXGBP_VERSION);
-	junit_prop(x, "checksums", x->t.checksums ? "verified" : "not verified");
+	ci_junit_prop(x->f, "profile", x->t.profile);
+	ci_junit_prop(x->f, "capture", capture_name(x->run));
+	ci_junit_prop(x->f, "gbpdump.version", VXGBP_VERSION);
+	ci_junit_prop(x->f, "checksums", x->t.checksums ? "verified" : "not verified");
 	if (s) {
-		junit_prop_u64(x, "frames", s->frames);
-		junit_prop_u64(x, "vxlan", s->vxlan);
-		junit_prop_u64(x, "gbp", s->gbp);
+		ci_junit_prop_u64(x->f, "frames", s->frames);
+		ci_junit_prop_u64(x->f, "vxlan", s->vxlan);
+		ci_junit_prop_u64(x->f, "gbp", s->gbp);
 	}
-	junit_prop_u64(x, "unjudged", x->t.unjudged);
+	ci_junit_prop_u64(x->f, "unjudged", x->t.unjudged);
 	if (x->t.unjudged_mac) /* VXLAN-GPE carrying IP: no source MAC to judge */
-		junit_prop_u64(x, "unjudged_mac", x->t.unjudged_mac);
+		ci_junit_prop_u64(x->f, "unjudged_mac", x->t.unjudged_mac);
 	for (int l = 0; l < 3; l++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "findings.%s", lvl_word[l]);
-		junit_prop_u64(x, name, x->t.count[l]);
+		ci_junit_prop_u64(x->f, name, x->t.count[l]);
 	}
-	junit_prop(x, "verdict", verdict(x->run->exit_code));
-	junit_prop_u64(x, "exit", (uint64_t)x->run->exit_code);
+	ci_junit_prop(x->f, "verdict", verdict(x->run->exit_code));
+	ci_junit_prop_u64(x->f, "exit", (uint64_t)x->run->exit_code);
 	afile_printf(x->f, "    </properties>\n");
 }
 
@@ -214,7 +169,7 @@ static void junit_occs(struct ci *x, const struct check_rule *cr, int l)
 	for (unsigned i = 0; i < cr->n_first[l]; i++) {
 		occ_line(line, sizeof(line), &cr->first[l][i], x->run->compressed);
 		afile_printf(x->f, "%s: ", lvl_word[l]);
-		xml_esc(x->f, line, 0);
+		ci_xml(x->f, line, 0);
 		afile_write(x->f, "\n", 1);
 	}
 	if (cr->count[l] > cr->n_first[l])
@@ -237,7 +192,7 @@ static void junit_msg(struct ci *x, const struct check_rule *cr, int from, int t
 	if (k >= 0 && (size_t)k < sizeof(m))
 		snprintf(m + k, sizeof(m) - (size_t)k, ": %s (%s)", cr->info->text,
 			 cr->info->source);
-	xml_esc(x->f, m, 1);
+	ci_xml(x->f, m, 1);
 }
 
 static void junit_case(struct ci *x, const struct check_rule *cr)
@@ -245,11 +200,11 @@ static void junit_case(struct ci *x, const struct check_rule *cr)
 	int fail = cr->count[CHECK_MUST] || cr->count[CHECK_SHOULD];
 
 	afile_printf(x->f, "    <testcase name=\"");
-	xml_esc(x->f, cr->info->id, 1);
+	ci_xml(x->f, cr->info->id, 1);
 	afile_printf(x->f, "\" classname=\"vxgbp.%s\"", scope_name(cr->info->scope));
 	if (cr->level == CHECK_OFF) {
 		afile_printf(x->f, ">\n      <skipped message=\"");
-		xml_esc(x->f, cr->off_why ? cr->off_why : "not judged", 1);
+		ci_xml(x->f, cr->off_why ? cr->off_why : "not judged", 1);
 		afile_printf(x->f, "\"/>\n    </testcase>\n");
 		return;
 	}
@@ -287,7 +242,7 @@ static void junit_body(struct ci *x)
 	afile_printf(x->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		     "<testsuites name=\"gbpdump --check\" tests=\"%u\" failures=\"%u\" "
 		     "errors=\"%u\">\n  <testsuite name=\"", n.tests, n.failures, n.errors);
-	xml_esc(x->f, capture_name(x->run), 1);
+	ci_xml(x->f, capture_name(x->run), 1);
 	afile_printf(x->f, " (profile %s)\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
 		     "skipped=\"%u\">\n", x->t.profile, n.tests, n.failures, n.errors, n.skipped);
 	junit_props(x);
@@ -296,7 +251,7 @@ static void junit_body(struct ci *x)
 	if (x->run->error) {
 		afile_printf(x->f, "    <testcase name=\"capture.read\" classname=\"vxgbp.capture\">\n"
 			     "      <error type=\"read\" message=\"");
-		xml_esc(x->f, x->run->error, 1);
+		ci_xml(x->f, x->run->error, 1);
 		afile_printf(x->f, "\"/>\n    </testcase>\n");
 	}
 	afile_printf(x->f, "  </testsuite>\n</testsuites>\n");
@@ -320,7 +275,7 @@ static int sarif_uri(struct ci *x)
 	if (!p || !strcmp(p, "-"))
 		return 0;
 	afile_printf(x->f, "\"uri\":\"%s", p[0] == '/' ? "file://" : "");
-	uri_path(x->f, p);
+	ci_uri_path(x->f, p);
 	afile_printf(x->f, "\"%s", p[0] == '/' ? "" : ",\"uriBaseId\":\"%SRCROOT%\"");
 	return 1;
 }
@@ -331,20 +286,20 @@ static void sarif_rule(struct ci *x, const struct check_rule *cr, unsigned idx)
 	char s[768];
 
 	afile_printf(x->f, "%s\n        {\"id\":", idx ? "," : "");
-	json_str(x->f, ri->id);
+	ci_json(x->f, ri->id);
 	afile_printf(x->f, ",\"shortDescription\":{\"text\":");
-	json_str(x->f, ri->text);
+	ci_json(x->f, ri->text);
 	snprintf(s, sizeof(s), "%s (%s; the library's level: %s)", ri->text, ri->source,
 		 vxgbp_level_name(ri->level));
 	afile_printf(x->f, "},\"fullDescription\":{\"text\":");
-	json_str(x->f, s);
+	ci_json(x->f, s);
 	snprintf(s, sizeof(s), "Source: %s. %s. Judged by gbpdump --check at the level its "
 		 "--profile gives the rule.", ri->source, ri->text);
 	afile_printf(x->f, "},\"help\":{\"text\":");
-	json_str(x->f, s);
+	ci_json(x->f, s);
 	afile_printf(x->f, "},\"defaultConfiguration\":{\"level\":\"%s\"},"
 		     "\"properties\":{\"source\":", sarif_lvl[ri->level <= 2 ? ri->level : 0]);
-	json_str(x->f, ri->source);
+	ci_json(x->f, ri->source);
 	afile_printf(x->f, ",\"scope\":\"%s\",\"tags\":[\"%s\",\"%s\"]}}",
 		     scope_name(ri->scope), vxgbp_level_name(ri->level), scope_name(ri->scope));
 }
@@ -361,11 +316,11 @@ static void sarif_overrides(struct ci *x)
 		if (cr.level != CHECK_OFF && (unsigned)cr.level == (unsigned)cr.info->level)
 			continue;
 		afile_printf(x->f, "%s\n        {\"descriptor\":{\"id\":", n++ ? "," : "");
-		json_str(x->f, cr.info->id);
+		ci_json(x->f, cr.info->id);
 		if (cr.level == CHECK_OFF) {
 			afile_printf(x->f, ",\"index\":%u},\"configuration\":{\"enabled\":false},"
 				     "\"properties\":{\"reason\":", idx);
-			json_str(x->f, cr.off_why ? cr.off_why : "not judged");
+			ci_json(x->f, cr.off_why ? cr.off_why : "not judged");
 			afile_printf(x->f, "}}");
 		} else {
 			afile_printf(x->f, ",\"index\":%u},\"configuration\":{\"level\":\"%s\"}}",
@@ -387,11 +342,11 @@ static void sarif_invocation(struct ci *x)
 	if (x->run->error) {
 		afile_printf(x->f, ",\"toolExecutionNotifications\":[{\"level\":\"error\","
 			     "\"message\":{\"text\":");
-		json_str(x->f, x->run->error);
+		ci_json(x->f, x->run->error);
 		afile_printf(x->f, "}}]");
 	}
 	afile_printf(x->f, ",\"properties\":{\"profile\":");
-	json_str(x->f, x->t.profile);
+	ci_json(x->f, x->t.profile);
 	afile_printf(x->f, ",\"checksums\":%s}}]", x->t.checksums ? "true" : "false");
 }
 
@@ -407,10 +362,10 @@ static void sarif_result(struct ci *x, const struct check_rule *cr, unsigned idx
 	fmt_time(tm, sizeof(tm), o->sec, o->nsec);
 	afile_printf(x->f, "%s\n    {\"ruleId\":", *first ? "" : ",");
 	*first = 0;
-	json_str(x->f, cr->info->id);
+	ci_json(x->f, cr->info->id);
 	afile_printf(x->f, ",\"ruleIndex\":%u,\"level\":\"%s\",\"message\":{\"text\":", idx,
 		     sarif_lvl[l]);
-	json_str(x->f, line);
+	ci_json(x->f, line);
 	afile_printf(x->f, "},\"locations\":[{");
 	if (x->run->capture && strcmp(x->run->capture, "-")) {
 		afile_printf(x->f, "\"physicalLocation\":{\"artifactLocation\":{");
@@ -456,7 +411,7 @@ static void sarif_run_props(struct ci *x)
 	unsigned it = 0, n = 0;
 
 	afile_printf(x->f, ",\n  \"properties\":{\"profile\":");
-	json_str(x->f, x->t.profile);
+	ci_json(x->f, x->t.profile);
 	afile_printf(x->f, ",\"checksums\":%s,", x->t.checksums ? "true" : "false");
 	if (s)
 		afile_printf(x->f, "\"frames\":%llu,\"vxlan\":%llu,\"gbp\":%llu,",
@@ -474,7 +429,7 @@ static void sarif_run_props(struct ci *x)
 			if (!cr.count[l])
 				continue;
 			afile_printf(x->f, "%s\n    {\"id\":", n++ ? "," : "");
-			json_str(x->f, cr.info->id);
+			ci_json(x->f, cr.info->id);
 			afile_printf(x->f, ",\"level\":\"%s\",\"count\":%llu,\"listed\":%u}",
 				     lvl_word[l], (unsigned long long)cr.count[l], cr.n_first[l]);
 		}
@@ -489,7 +444,7 @@ static void sarif_body(struct ci *x)
 	afile_printf(x->f, "{\"$schema\":\"%s\",\"version\":\"2.1.0\",\"runs\":[{\n"
 		     "  \"tool\":{\"driver\":{\"name\":\"gbpdump\",\"fullName\":\"gbpdump (vxgbp) %s\","
 		     "\"version\":\"%s\",\"semanticVersion\":\"%s\",\"rules\":[",
-		     SARIF_SCHEMA, VXGBP_VERSION, VXGBP_VERSION, VXGBP_VERSION);
+		     CI_SARIF_SCHEMA, VXGBP_VERSION, VXGBP_VERSION, VXGBP_VERSION);
 	while (check_rule_next(x->c, &it, &cr))
 		sarif_rule(x, &cr, idx++);
 	afile_printf(x->f, "]}}");

@@ -63,8 +63,9 @@ wait_peer() {
 # --json against the VTEP at 192.0.2.1 (flood address 192.0.2.3), its
 # report and exit status as observations, then the VTEP's guest (listening
 # on port 5999) told that the probe is done.  warmup: first up to 20 plain
-# rounds, until the VTEP answers (an OVS datapath takes a moment).  1: the
-# peer never answered.
+# rounds, until the VTEP answers (an OVS datapath takes a moment).
+# PROBE_STATIC_MAC: the MAC the VTEP pinned to 192.0.2.3 (--static-mac, the
+# static Don't Learn probe).  1: the peer never answered.
 probe_peer() {
 	underlay_up
 	ip addr add 192.0.2.3/24 dev eth0
@@ -78,7 +79,16 @@ probe_peer() {
 		done
 		obs probe-warmup-rounds "$i"
 	fi
+	# a second into the run, the VTEP joins a group (mcast_join)
+	(
+		$BB sleep 1
+		i=0
+		while ! echo go | $BB nc -w 2 "$UL4_PEER" 5998 >/dev/null 2>&1; do
+			i=$((i + 1)); [ $i -ge 20 ] && break; $BB usleep 200000
+		done
+	) &
 	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
+		${PROBE_STATIC_MAC:+--static-mac "$PROBE_STATIC_MAC"} \
 		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
 	rc=$?
 	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
@@ -126,3 +136,34 @@ rx_marks() {
 	done
 }
 hex8() { printf '0x%08x' "$(($1))"; }
+# mark_log DEV: log every ICMP echo request DEV receives (nft, prerouting),
+# MARK= and all, so that mark_obs can say which mark each probe arrived
+# with as the receiver's netfilter sees it (probe-* scenarios, h1)
+mark_log() {
+	nft add table inet vxgbp_mark &&
+		nft add chain inet vxgbp_mark pre '{ type filter hook prerouting priority -150; }' &&
+		nft add rule inet vxgbp_mark pre iifname "$1" icmp type echo-request log prefix '"vxgbp-mark "'
+	obs rx-mark-read "$1 $?"
+}
+# mcast_join DEV: in the background, once the prober says its main run
+# has begun (probe_peer connects to port 5998), join 239.1.1.1 on DEV
+# (IGMPv3 reports) and turn IPv6 on there (MLDv2 reports for its
+# solicited-node group), so that the VTEP sends its reports while gbpprobe
+# listens (mcast.*-report-no-group)
+mcast_join() {
+	(
+		$BB timeout 200 $BB nc -l -p 5998 </dev/null >/dev/null 2>&1
+		ip addr add 239.1.1.1/32 dev "$1" autojoin
+		sysctl -qw "net.ipv6.conf.$1.disable_ipv6=0"
+		obs mcast-joined "$1"
+	) &
+}
+# mark_obs: "VXGBP-OBS rx-mark SRC MARK" for each inner source's first
+# logged request (mark 0x00000000 when the log line has no MARK=)
+mark_obs() {
+	dmesg | grep "vxgbp-mark " | while read -r line; do
+		src=$(echo "$line" | sed -n 's/.* SRC=\([0-9.]*\) .*/\1/p')
+		mark=$(echo "$line" | sed -n 's/.* MARK=\(0x[0-9a-f]*\).*/\1/p')
+		echo "$src $(hex8 "${mark:-0}")"
+	done | awk '!seen[$1]++' | while read -r s m; do obs rx-mark "$s $m"; done
+}

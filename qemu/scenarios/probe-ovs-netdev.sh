@@ -58,12 +58,15 @@ if [ "$ROLE" = h1 ]; then
 	sysctl -qw net.ipv6.conf.br0.disable_ipv6=1 2>/dev/null
 	ip addr add 198.51.100.1/24 dev br0
 	ip link set br0 up
+	mark_log br0
+	mcast_join br0
 	obs ovs-dp "$(ovs-appctl dpctl/show 2>&1 | tr -s ' ' | tr '\n' ';')"
 	$BB timeout 150 $BB nc -l -p 5999 </dev/null >/dev/null 2>&1
 	obs ovs-version "$(ovs-vsctl --version | head -1)"
 	obs ovs-route "$(ovs-appctl ovs/route/show | grep 192.0.2 | tr -s ' ' | tr '\n' ';')"
 	obs ovs-tnl-arp "$(ovs-appctl tnl/arp/show | tr -s ' ' | tr '\n' ';')"
 	obs ovs-fdb "$(ovs-appctl fdb/show br0 | tr -s ' ' | tr '\n' ';')"
+	mark_obs
 	obs ovs-invalid-vxlan-flags "$(grep -c 'invalid vxlan flags' /var/log/openvswitch/ovs-vswitchd.log)"
 	grep -i 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log | head -20 | sed 's/^/VXGBP-OBS ovs-log-line /'
 	check ovs-bridge-up yes "$(ip link show br0 >/dev/null 2>&1 && echo yes || echo no)"

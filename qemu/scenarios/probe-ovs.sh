@@ -37,9 +37,12 @@ if [ "$ROLE" = h1 ]; then
 	sysctl -qw net.ipv6.conf.br0.disable_ipv6=1 2>/dev/null
 	ip addr add 198.51.100.1/24 dev br0
 	ip link set br0 up
+	mark_log br0
+	mcast_join br0
 	underlay_up
 	$BB timeout 150 $BB nc -l -p 5999 </dev/null >/dev/null 2>&1
 	obs ovs-version "$(ovs-vsctl --version | head -1)"
+	mark_obs
 	obs ovs-fdb "$(ovs-appctl fdb/show br0 | tr -s ' ' | tr '\n' ';')"
 	obs ovs-log "$(grep -c . /var/log/openvswitch/ovs-vswitchd.log) lines, $(grep -ci 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log) err/warn"
 	grep -i 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log | head -20 | sed 's/^/VXGBP-OBS ovs-log-line /'

@@ -38,8 +38,11 @@ if [ "$ROLE" = h1 ]; then
 		action $(enc 192.0.2.2) pipe action mirred egress mirror dev vx0 pipe \
 		action $(enc 192.0.2.3) pipe action mirred egress redirect dev vx0 || obs tc-tx-rc "$?"
 	underlay_up
+	mark_log vh
+	mcast_join vh
 	$BB timeout 150 $BB nc -l -p 5999 </dev/null >/dev/null 2>&1
 	obs tc-rx "$(tc -s filter show dev vx0 ingress | grep -E 'Sent|vxlan_opts|enc_key_id' | tr -s ' ' | tr '\n' ';')"
+	mark_obs
 	obs vx0-rx "$(ip -s link show vx0 | sed -n '4p' | tr -s ' ')"
 	# each of the four filters is in place (prio 1 and 2 on each side)
 	n=0

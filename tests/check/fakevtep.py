@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """fakevtep.py - a tiny user-space VXLAN-GBP VTEP on 127.0.0.x for testing
 gbpprobe's judgement without a kernel: one overlay host (TARGET) that
-answers ARP and ping, MAC learning into an FDB, flooding to a list of
-remotes, and one of these receive behaviours (--model):
+answers ARP, ping and UDP (port unreachable), MAC learning into an FDB,
+flooding to a list of remotes, and one of these receive behaviours
+(--model):
 
   linux      like an unpatched Linux 6.12 'gbp' device: drops frames with
              reserved bits in the first flags byte or a non-zero reserved
@@ -14,10 +15,23 @@ remotes, and one of these receive behaviours (--model):
              from D=1 frames, sets A on replies (it "applies policy")
   remap      as rfc, but replies with a group of its own (the sent ID + 1):
              gbp.group-mapped must fail
+  lax        as rfc, but takes frames without I (VNI used anyway), drops
+             G with ID 0 and datagrams over 1400 bytes (on 127.0.0.1 nothing
+             is fragmented: the size stands for the fragments it discards)
   deaf       never answers (but reads)
 
+On the first echo request it takes, the VTEP sends an IGMPv3 and an MLDv2
+report to every remote, as a Linux VTEP does when it joins a group: linux
+with G and ID 148 (the bogus group our kernels give them), the others
+without G.
+
+A --static MAC@ADDR:PORT entry is pinned: linux drops a frame from that
+MAC arriving from another remote (as vxlan_snoop() does), rfc and remap
+take it without moving the entry, lax moves it (learns over it).
+
 usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
-                   --model linux|rfc|remap|deaf [--seconds N] [--ready FILE]
+                   --model linux|rfc|remap|lax|deaf [--static MAC@ADDR:PORT]
+                   [--seconds N] [--ready FILE]
 """
 import argparse
 import select
@@ -47,6 +61,36 @@ def arp(op, sha, spa, tha, tpa):
     return eth + body + b"\0" * 18
 
 
+def reports():
+    """An IGMPv3 report (to 224.0.0.22) and an MLDv2 report (ff02::16,
+    behind a hop-by-hop router alert), both with no group records."""
+    ip4 = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0xc0, 28, 0, 0x4000, 1, 2, 0,
+                                bytes(TARGET_IP), bytes([224, 0, 0, 22])))
+    ip4[10:12] = struct.pack("!H", csum(bytes(ip4)))
+    igmp = bytearray(struct.pack("!BBHHH", 0x22, 0, 0, 0, 0))
+    igmp[2:4] = struct.pack("!H", csum(bytes(igmp)))
+    v4 = bytes.fromhex("01005e000016") + TARGET_MAC + b"\x08\x00" + bytes(ip4) + bytes(igmp)
+    src6 = bytes.fromhex("fe800000000000000000000000009901")
+    dst6 = bytes.fromhex("ff020000000000000000000000000016")
+    hbh = bytes([58, 0, 5, 2, 0, 0, 1, 0])
+    mld = struct.pack("!BBHHH", 143, 0, 0, 0, 0)
+    ip6 = struct.pack("!IHBB", 0x60000000, len(hbh) + len(mld), 0, 1) + src6 + dst6
+    v6 = bytes.fromhex("333300000016") + TARGET_MAC + b"\x86\xdd" + ip6 + hbh + mld
+    return v4 + b"\0" * max(0, 60 - len(v4)), v6
+
+
+def port_unreachable(req):
+    """ICMP port unreachable from TARGET for an Ethernet/IPv4/UDP frame:
+    the IP header and 8 bytes of what it quotes, as a host answers."""
+    ihl = (req[14] & 15) * 4
+    icmp = bytearray(struct.pack("!BBHI", 3, 3, 0, 0) + req[14:14 + ihl + 8])
+    icmp[2:4] = struct.pack("!H", csum(bytes(icmp)))
+    hdr = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(icmp), 0, 0, 64, 1, 0,
+                                bytes(TARGET_IP), bytes(req[26:30])))
+    hdr[10:12] = struct.pack("!H", csum(bytes(hdr)))
+    return req[6:12] + TARGET_MAC + b"\x08\x00" + bytes(hdr) + bytes(icmp)
+
+
 def echo_reply(req):
     """The reply to an Ethernet/IPv4/ICMP echo request frame."""
     ihl = (req[14] & 15) * 4
@@ -70,15 +114,23 @@ class Vtep:
         self.sock.bind((host, int(port)))
         self.remotes = [(r.rsplit(":", 1)[0], int(r.rsplit(":", 1)[1])) for r in a.remote]
         self.fdb = {}        # inner MAC -> remote
+        self.static = set()  # pinned MACs
+        for st in a.static or []:
+            mac, rem = st.split("@")
+            self.fdb[bytes.fromhex(mac.replace(":", ""))] = (rem.rsplit(":", 1)[0], int(rem.rsplit(":", 1)[1]))
+            self.static.add(bytes.fromhex(mac.replace(":", "")))
         self.neigh = {}      # IP -> MAC
         self.pending = {}    # IP -> [(request frame, reply header)]
+        self.reported = False
 
     def send(self, dmac, flags, group, vni, frame):
         hdr = struct.pack("!HHI", flags, group, vni << 8)
         for r in ([self.fdb[dmac]] if dmac in self.fdb else self.remotes):
             self.sock.sendto(hdr + frame, r)
 
-    def accept(self, flags, rsvd):
+    def accept(self, flags, group, rsvd):
+        if self.model == "lax":
+            return not (flags & F_G and group == 0) and self.size <= 1400
         if not flags & F_I:
             return False
         if self.model == "linux":
@@ -89,14 +141,24 @@ class Vtep:
         if len(data) < 8 + 14:
             return
         flags, group, w = struct.unpack("!HHI", data[:8])
+        self.size = len(data)
         vni, rsvd, inner = w >> 8, w & 0xff, data[8:]
-        if not self.accept(flags, rsvd):
+        if not self.accept(flags, group, rsvd):
             return
         g = flags & F_G
-        rfc = self.model in ("rfc", "remap")
-        if not (rfc and g and flags & F_D):
-            self.fdb[inner[6:12]] = src
-        # reply header: the group reflected; A set by a policy-applying VTEP
+        rfc = self.model in ("rfc", "remap", "lax")
+        smac = inner[6:12]
+        if smac in self.static and self.fdb[smac] != src:
+            if self.model == "linux":
+                return
+            if self.model == "lax":
+                self.fdb[smac] = src
+        elif not (rfc and g and flags & F_D):
+            self.fdb[smac] = src
+        # reply header: the group reflected (Linux: the mark, and mark 0
+        # gets no G); A set by a policy-applying VTEP
+        if self.model == "linux" and group == 0:
+            g = 0
         rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if rfc else 0)))
         rgroup = (group + (self.model == "remap")) & 0xffff if g else 0
         etype = inner[12:14]
@@ -107,14 +169,20 @@ class Vtep:
             if op == 1 and tpa == TARGET_IP:
                 self.send(sha, rflags, rgroup, vni, arp(2, TARGET_MAC, TARGET_IP, sha, spa))
             for req, fl, gr in self.pending.pop(spa, []):
-                self.send(sha, fl, gr, vni, echo_reply(req))
-        elif etype == b"\x08\x00" and inner[30:34] == TARGET_IP and inner[23] == 1:
+                self.send(sha, fl, gr, vni, (echo_reply if req[23] == 1 else port_unreachable)(req))
+        elif etype == b"\x08\x00" and inner[30:34] == TARGET_IP and inner[23] in (1, 17):
             ihl = (inner[14] & 15) * 4
-            if inner[14 + ihl] != 8:
+            if inner[23] == 1 and inner[14 + ihl] != 8:
                 return
             sip = inner[26:30]
+            answer = echo_reply if inner[23] == 1 else port_unreachable
+            if not self.reported:  # "joins a group": reports to every remote
+                self.reported = True
+                for r in reports():
+                    self.send(BCAST, F_I | (F_G if self.model == "linux" else 0),
+                              148 if self.model == "linux" else 0, vni, r)
             if sip in self.neigh:
-                self.send(self.neigh[sip], rflags, rgroup, vni, echo_reply(inner))
+                self.send(self.neigh[sip], rflags, rgroup, vni, answer(inner))
             else:  # resolve first, like a kernel would: ARP request, flooded
                 self.pending.setdefault(sip, []).append((inner, rflags, rgroup))
                 self.send(BCAST, F_I, 0, vni, arp(1, TARGET_MAC, TARGET_IP, None, sip))
@@ -124,7 +192,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--listen", required=True)
     ap.add_argument("--remote", action="append", required=True)
-    ap.add_argument("--model", choices=["linux", "rfc", "remap", "deaf"], required=True)
+    ap.add_argument("--model", choices=["linux", "rfc", "remap", "lax", "deaf"], required=True)
+    ap.add_argument("--static", action="append", help="MAC@ADDR:PORT, a pinned FDB entry")
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--ready", help="file to create once listening")
     a = ap.parse_args()

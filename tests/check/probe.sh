@@ -2,15 +2,19 @@
 # probe.sh GBPPROBE FAKEVTEP GBPDUMP
 # gbpprobe against fakevtep.py on 127.0.0.1 (VTEP) with a flood address on
 # 127.0.0.2: each model's behaviour must come out as the verdicts below,
-# the exit status must follow (4 a failure, 0 none, 1 no answer), and the
-# frames the VTEP sent (-W) must be readable by gbpdump --check.
+# the exit status must follow (4 a failure, 0 none, 1 no answer), the
+# --junit and --sarif files must be valid and hold the same verdicts
+# (probe-ci.py), a failed run must publish neither, and the frames the VTEP
+# sent (-W) must be readable by gbpdump --check.
 probe=$1 fake=$2 gbpdump=$3
+ci=$(dirname "$0")/probe-ci.py
 tmp=$(mktemp -d)
 fail=0
 # Both below 49152: the check below expects the WARN for the fake VTEP's
 # source port outside the ephemeral range (ports up to 49999 made it PASS
 # for one PID in 24).
 vport=$((30000 + $$ % 19000)) lport=$((30001 + $$ % 19000))
+smac=02:67:63:00:00:01 # pinned to the flood address on the fake VTEP
 trap 'kill $fp 2>/dev/null; rm -rf "$tmp"' EXIT
 run() { # model expected-exit "id=verdict ..."
 	# On a loaded machine (the ASan pass runs two tests at once) the fake
@@ -24,24 +28,47 @@ run() { # model expected-exit "id=verdict ..."
 	[ "$rc" = "$2" ] || { echo "probe.sh: model $1: exit $rc, expected $2" >&2; fail=1; }
 	got=$(jq -r '[.probes[] | "\(.id)=\(.verdict)"] | join(" ")' "$tmp/$1.json")
 	[ "$got" = "$3" ] || { printf 'probe.sh: model %s:\n  got      %s\n  expected %s\n' "$1" "$got" "$3" >&2; fail=1; }
+	python3 "$ci" "$tmp/$1.xml" "$tmp/$1.sarif" "$2" "$3" || { echo "probe.sh: model $1: --junit/--sarif" >&2; fail=1; }
 }
 try() {
-	rm -f "$tmp/ready.$1" "$tmp/$1.pcap" "$tmp/$1.json"
+	rm -f "$tmp/ready.$1" "$tmp/$1.pcap" "$tmp/$1.json" "$tmp/$1.xml" "$tmp/$1.sarif"
 	python3 "$fake" --listen 127.0.0.1:$vport --remote 127.0.0.1:$lport \
-		--remote 127.0.0.2:$lport --model "$1" --seconds 60 --ready "$tmp/ready.$1" &
+		--remote 127.0.0.2:$lport --model "$1" --seconds 60 --ready "$tmp/ready.$1" \
+		--static "$smac@127.0.0.2:$lport" &
 	fp=$!
 	i=0
 	while [ ! -e "$tmp/ready.$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	"$probe" --local 127.0.0.1 --flood-addr 127.0.0.2 --port $vport --listen-port $lport \
-		--target 198.51.100.1 --timeout 1500 --json -W "$tmp/$1.pcap" 127.0.0.1 >"$tmp/$1.json"
+		--target 198.51.100.1 --static-mac $smac --timeout 1500 --json -W "$tmp/$1.pcap" --junit "$tmp/$1.xml" --sarif "$tmp/$1.sarif" \
+		127.0.0.1 >"$tmp/$1.json"
 	rc=$?
 	kill $fp; wait $fp 2>/dev/null
 }
-run linux 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=info rsvd.first-byte-ignored=fail rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=fail rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=fail"
-run rfc 0 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
+run linux 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=info rsvd.first-byte-ignored=fail rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=fail rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=fail gbp.group-zero-accepted=pass vxlan.i-clear-dropped=pass gpe.on-vxlan-port-ignored=fail mark.flags-mapped=n/a mcast.igmp-report-no-group=fail mcast.mld-report-no-group=fail ip.outer-fragments-reassembled=pass learn.dont-learn-static=info"
+run rfc 0 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass gbp.group-zero-accepted=pass vxlan.i-clear-dropped=pass gpe.on-vxlan-port-ignored=pass mark.flags-mapped=n/a mcast.igmp-report-no-group=pass mcast.mld-report-no-group=pass ip.outer-fragments-reassembled=pass learn.dont-learn-static=pass"
 # a VTEP that answers with another group: the one probe that fails
-run remap 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=fail gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass"
-run deaf 1 "vxlan.plain-as-group-0=n/a gbp.group-mapped=n/a gbp.policy-applied-set=n/a rsvd.first-byte-ignored=n/a rsvd.second-byte-ignored=n/a rsvd.tail-byte-ignored=n/a rsvd.id-without-g-ignored=n/a learn.control=n/a learn.dont-learn-honoured=n/a"
+run remap 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=fail gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass gbp.group-zero-accepted=pass vxlan.i-clear-dropped=pass gpe.on-vxlan-port-ignored=pass mark.flags-mapped=n/a mcast.igmp-report-no-group=pass mcast.mld-report-no-group=pass ip.outer-fragments-reassembled=pass learn.dont-learn-static=pass"
+# a VTEP that takes frames without I, drops G with ID 0, discards datagrams
+# over 1400 bytes (as a VTEP discards fragments) and moves a pinned MAC
+run lax 4 "vxlan.plain-as-group-0=pass gbp.group-mapped=pass gbp.policy-applied-set=pass rsvd.first-byte-ignored=pass rsvd.second-byte-ignored=pass rsvd.tail-byte-ignored=pass rsvd.id-without-g-ignored=pass learn.control=pass learn.dont-learn-honoured=pass gbp.group-zero-accepted=fail vxlan.i-clear-dropped=info gpe.on-vxlan-port-ignored=pass mark.flags-mapped=n/a mcast.igmp-report-no-group=pass mcast.mld-report-no-group=pass ip.outer-fragments-reassembled=info learn.dont-learn-static=fail"
+run deaf 1 "vxlan.plain-as-group-0=n/a gbp.group-mapped=n/a gbp.policy-applied-set=n/a rsvd.first-byte-ignored=n/a rsvd.second-byte-ignored=n/a rsvd.tail-byte-ignored=n/a rsvd.id-without-g-ignored=n/a learn.control=n/a learn.dont-learn-honoured=n/a gbp.group-zero-accepted=n/a vxlan.i-clear-dropped=n/a gpe.on-vxlan-port-ignored=n/a mark.flags-mapped=n/a mcast.igmp-report-no-group=n/a mcast.mld-report-no-group=n/a ip.outer-fragments-reassembled=n/a learn.dont-learn-static=n/a"
+# A run that fails (exit 2) publishes neither file and leaves no temporary
+# file: -W into a folder that does not exist.  An existing file is kept
+# without --force; a CI file may not be named as another output.
+p="$probe --local 127.0.0.1 --port $vport --listen-port $lport --target 198.51.100.1 --timeout 100"
+$p --junit "$tmp/f.xml" --sarif "$tmp/f.sarif" -W "$tmp/nodir/r.pcap" 127.0.0.1 >/dev/null 2>&1
+rc=$?
+left=$(ls "$tmp" | grep -c "^f\.")
+[ $rc = 2 ] && [ "$left" = 0 ] || { echo "probe.sh: failed run: exit $rc, $left files f.* left" >&2; fail=1; }
+echo keep >"$tmp/old.xml"
+$p --junit "$tmp/old.xml" 127.0.0.1 >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$(cat "$tmp/old.xml")" = keep ] || { echo "probe.sh: --junit over a file: exit $rc" >&2; fail=1; }
+for bad in "--junit $tmp/x --sarif $tmp/x" "--junit $tmp/x -W $tmp/x" "--sarif -" "--junit $tmp/x -w $tmp/y"; do
+	$p $bad 127.0.0.1 >/dev/null 2>&1
+	rc=$?
+	[ $rc = 2 ] && [ ! -e "$tmp/x" ] && [ ! -e "$tmp/y" ] || { echo "probe.sh: $bad: exit $rc" >&2; fail=1; }
+done
 # What the fake VTEP sent is conforming VXLAN-GBP but for its source port
 # (below 49152 here): WARN, no MUST.
 "$gbpdump" -r "$tmp/rfc.pcap" --port $vport --port $lport --check >"$tmp/check.txt"
@@ -52,6 +79,6 @@ grep -q "^gbpdump --check, profile strict: [1-9][0-9]* frames, [1-9][0-9]* VXLAN
 # -w: the probe frames as a capture, nothing sent
 "$probe" -w "$tmp/probe.pcap" --local 192.0.2.1 --target 198.51.100.1 192.0.2.2 >/dev/null || fail=1
 n=$("$gbpdump" -r "$tmp/probe.pcap" -t | wc -l)
-[ "$n" = 17 ] || { echo "probe.sh: -w wrote $n frames, expected 17" >&2; fail=1; }
+[ "$n" = 27 ] || { echo "probe.sh: -w wrote $n frames, expected 27" >&2; fail=1; }
 [ $fail = 0 ] && echo "probe.sh: ok"
 exit $fail

@@ -114,7 +114,9 @@ expect gbpgen-specfile _gbpgen "$g -w out.pcap -f fixn" fixnote.txt
 
 expect gbpprobe-option _gbpprobe "$p --flo" --flood-addr
 expect_has gbpprobe-options _gbpprobe "$p --" --local --target --target-mac --vni --group \
-	--timeout --json --force
+	--timeout --json --force --junit --sarif
+expect gbpprobe-junit-file _gbpprobe "$p --junit fixn" fixnote.txt
+expect gbpprobe-sarif-file _gbpprobe "$p --sarif fixn" fixnote.txt
 expect gbpprobe-recv-file _gbpprobe "$p -W fixture.pcap" fixture.pcap fixture.pcap.zst \
 	fixture.pcapng.gz
 if ip -4 -o addr show 2>/dev/null | grep -q ' 127\.0\.0\.1/'; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * test_escape.c - gbpdump/print/escape.c, the one escaper of JSON, XML, HTML
+ * test_escape.c - common/escape.c, the one escaper of JSON, XML, HTML
  * and DOT: exact outputs for the invalid UTF-8 sequences that matter
  * (overlongs, surrogates, past U+10FFFF, cut sequences, lone continuation
  * bytes, 0xC0/0xC1/0xF5-0xFF), for control characters and the characters

@@ -2,7 +2,7 @@
 # tests/robustness/names.sh GBPDUMP FIXTURES: a capture whose file name is
 # not UTF-8 (byte 0xFF) gives valid UTF-8 in every structured output:
 # --json, --stats --json, --check --json, --policy --json, --merge --json,
-# --report, --junit, --sarif (print/escape.c writes U+FFFD for the byte).
+# --report, --junit, --sarif (common/escape.c writes U+FFFD for the byte).
 set -u
 G=$1 FIX=$2
 . "$(dirname "$0")/lib.sh"

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * escape.h - every string gbpdump writes into JSON, XML (JUnit, SVG),
- * HTML or Graphviz DOT is escaped here, under one policy: the output is
- * valid UTF-8 whatever the input (a file name, a group name, a rule's
- * description), so a byte that does not begin a valid UTF-8 sequence
+ * escape.h - every string gbpdump and gbpprobe write into JSON, XML
+ * (JUnit, SVG), HTML or Graphviz DOT is escaped here, under one policy:
+ * the output is valid UTF-8 whatever the input (a file name, a group
+ * name, a rule's description), so a byte that does not begin a valid UTF-8 sequence
  * (overlongs, surrogates, code points past U+10FFFF, cut sequences, 0x80
  * to 0xBF alone, 0xC0, 0xC1, 0xF5 to 0xFF) becomes U+FFFD, one for each
  * such byte.  Valid sequences are copied as they are.
  */
-#ifndef GBPDUMP_ESCAPE_H
-#define GBPDUMP_ESCAPE_H
+#ifndef VXGBP_ESCAPE_H
+#define VXGBP_ESCAPE_H
 
 #include <stddef.h>
 
@@ -38,4 +38,4 @@ void esc_html(const struct esc_sink *w, const char *s);
  * become U+FFFD (Graphviz reads UTF-8). */
 void esc_dot(const struct esc_sink *w, const char *s);
 
-#endif /* GBPDUMP_ESCAPE_H */
+#endif /* VXGBP_ESCAPE_H */
