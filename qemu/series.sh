@@ -88,7 +88,9 @@ rx mark without G, underlay 0x77 [rxmark]|conformance|plain-to-gbp-mark
 bypass: 0x01000200 arrives as [bypass]|bypass|bypass-mark-0x01000200
 bypass: 0x01000000 arrives as [bypass]|bypass|bypass-mark-0x01000000
 bypass: 0x00400200 arrives as|bypass|bypass-mark-0x00400200
-bypass: D learned? [dontlearn]|bypass|bypass-D-learned'
+bypass: D learned? [dontlearn]|bypass|bypass-D-learned
+bypass: VXLAN packets on the underlay (0)|bypass|bypass-underlay-packets
+bypass: control datagram on the underlay (1)|bypass|bypass-underlay-control'
 cell() { # RESULT.TXT CHECK
 	[ -f "$1" ] || { echo "-"; return; }
 	awk -v c="$2" 'index($0, "VXGBP-CHECK " c " ") == 1 {

@@ -12,7 +12,9 @@
 # mark . port with counters) and whether vxb learned vx0's MAC from the
 # frames with D (sent first, alone) and then from the others.
 # Expected: mark & 0x0048ffff with fix bypass, the whole mark before;
-# D: not learned with fix dontlearn, learned before.
+# D: not learned with fix dontlearn, learned before.  On every stage: no
+# VXLAN packet to port 4790 crosses the root namespace's lo (the path the
+# frames would take without the bypass), and a datagram sent there does.
 # guests: 1
 . /scenarios/lib.sh
 MAC_A=$(mac_of 300 1) MAC_B=$(mac_of 300 2)
@@ -35,6 +37,10 @@ ip neigh replace 198.51.100.2 lladdr "$MAC_B" dev vx0 nud permanent
 ip -n nb neigh replace 198.51.100.1 lladdr "$MAC_A" dev vxb nud permanent
 nft -f - <<NFT
 table inet bp {
+	chain pre {
+		type filter hook prerouting priority mangle;
+		iifname "lo" udp dport 4790 counter
+	}
 	chain out {
 		type filter hook output priority mangle;
 		oifname "vx0" udp dport 22001 meta mark set 0x00000200
@@ -85,5 +91,10 @@ for pm in 22001:0x00000200 22002:0x00400200 22003:0x01000200 22004:0x01000000; d
 done
 check bypass-D-learned "$(expect dontlearn yes no)" "$([ "$l_d" -gt 0 ] && echo yes || echo no)" "(MAC $MAC_A in vxb's FDB after the frames with D)"
 check bypass-learned-without-D yes "$([ "$l_all" -gt 0 ] && echo yes || echo no)"
+underlay() { nft list chain inet bp pre | sed -n 's/.*counter packets \([0-9]*\).*/\1/p'; }
+check bypass-underlay-packets 0 "$(underlay)" "(VXLAN to port 4790 over lo: the frames took the bypass)"
+send_udp 192.0.2.1 4790 1
+sleep 0.5
+check bypass-underlay-control 1 "$(underlay)" "(one datagram to port 4790: the counter counts that path)"
 obs vxb-rx-packets "$(ip netns exec nb cat /sys/class/net/vxb/statistics/rx_packets)"
 verdict
