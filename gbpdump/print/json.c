@@ -969,8 +969,8 @@ static enum layer error_layer(const struct vxgbp_pkt *p, int *nested)
 	}
 }
 
-/* {"id":..,"layer":..}; nested >= 0 names "nested[N]" */
-static void json_located(struct gd_out *o, unsigned r, enum layer l, int nested, int *first)
+/* {"id":..,"layer":"NAME"}, or "NAME[idx]" for idx >= 0 */
+static void json_rule_at(struct gd_out *o, unsigned r, const char *name, int idx, int *first)
 {
 	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
 
@@ -980,29 +980,19 @@ static void json_located(struct gd_out *o, unsigned r, enum layer l, int nested,
 	*first = 0;
 	out_json_str(o, ri->id);
 	out_str(o, ",\"layer\":\"");
-	if (nested >= 0) {
-		out_str(o, "nested[");
-		out_u64(o, (unsigned)nested);
+	out_str(o, name);
+	if (idx >= 0) {
+		out_putc(o, '[');
+		out_u64(o, (unsigned)idx);
 		out_putc(o, ']');
-	} else {
-		out_str(o, layer_names[l]);
 	}
 	out_str(o, "\"}");
 }
 
-/* {"id":..,"layer":"encap[N]"}: a finding of tunnel layer n's delivery */
-static void json_located_encap(struct gd_out *o, unsigned r, unsigned n, int *first)
+/* layer l, or "nested[N]" for nested >= 0 */
+static void json_located(struct gd_out *o, unsigned r, enum layer l, int nested, int *first)
 {
-	const struct vxgbp_rule_info *ri = vxgbp_rule_get(r);
-
-	if (!ri)
-		return;
-	out_str(o, *first ? "{\"id\":" : ",{\"id\":");
-	*first = 0;
-	out_json_str(o, ri->id);
-	out_str(o, ",\"layer\":\"encap[");
-	out_u64(o, n);
-	out_str(o, "]\"}");
+	json_rule_at(o, r, nested >= 0 ? "nested" : layer_names[l], nested, first);
 }
 
 /* One rule of the frame's own findings, with the layer (or layers: a label
@@ -1049,7 +1039,7 @@ static void json_finding_layers(struct gd_out *o, const struct gd_print *pp,
 	out_str(o, ",\"finding_layers\":[");
 	for (unsigned i = 0; i < p->n_encap && i < VXGBP_MAX_ENCAP; i++)
 		for (uint64_t f = p->encap_findings[i]; f; f &= f - 1)
-			json_located_encap(o, (unsigned)__builtin_ctzll(f), i, &first);
+			json_rule_at(o, (unsigned)__builtin_ctzll(f), "encap", (int)i, &first);
 	for (uint64_t f = p->findings; f; f &= f - 1)
 		json_locate(o, rec, p, (unsigned)__builtin_ctzll(f), &first);
 	for (unsigned i = 0; i < p->n_nested && i < VXGBP_MAX_NESTED; i++)
