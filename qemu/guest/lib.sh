@@ -100,6 +100,23 @@ probe_peer() {
 		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000
 	done
 }
+# ovs_start: Debian's OVS 3.1 user space (ovs-probe-env) up in this guest:
+# a fresh database, ovsdb-server, one handler and one revalidator thread,
+# then ovs-vswitchd - after 12 s of uptime, as OVS 3.1 starts no upcall
+# handler in a guest up less than ~10 s.
+ovs_start() {
+	mkdir -p /var/run/openvswitch /etc/openvswitch /var/log/openvswitch
+	ovsdb-tool create /etc/openvswitch/conf.db /tmp/vswitch.ovsschema
+	ovsdb-server /etc/openvswitch/conf.db --remote=punix:/var/run/openvswitch/db.sock \
+		--pidfile=/var/run/openvswitch/ovsdb-server.pid --detach --no-chdir \
+		--log-file=/var/log/openvswitch/ovsdb-server.log
+	ovs-vsctl --no-wait init
+	ovs-vsctl --no-wait set Open_vSwitch . other_config:n-handler-threads=1 \
+		other_config:n-revalidator-threads=1
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt 12 ]; do $BB usleep 200000; done
+	ovs-vswitchd --pidfile=/var/run/openvswitch/ovs-vswitchd.pid --detach --no-chdir \
+		--log-file=/var/log/openvswitch/ovs-vswitchd.log
+}
 # barrier NAME: meet the peer.  h2 listens, h1 connects (TCP on the underlay);
 # both guests call the same barriers in the same order, the Nth on port 5000+N.
 BARRIER_N=0

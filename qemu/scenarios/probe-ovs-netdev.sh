@@ -15,17 +15,7 @@
 . /scenarios/lib.sh
 eval "$(ovs-probe-env)"
 if [ "$ROLE" = h1 ]; then
-	mkdir -p /var/run/openvswitch /etc/openvswitch /var/log/openvswitch
-	ovsdb-tool create /etc/openvswitch/conf.db /tmp/vswitch.ovsschema
-	ovsdb-server /etc/openvswitch/conf.db --remote=punix:/var/run/openvswitch/db.sock \
-		--pidfile=/var/run/openvswitch/ovsdb-server.pid --detach --no-chdir \
-		--log-file=/var/log/openvswitch/ovsdb-server.log
-	ovs-vsctl --no-wait init
-	ovs-vsctl --no-wait set Open_vSwitch . other_config:n-handler-threads=1 \
-		other_config:n-revalidator-threads=1
-	while [ "$(cut -d. -f1 /proc/uptime)" -lt 12 ]; do $BB usleep 200000; done
-	ovs-vswitchd --pidfile=/var/run/openvswitch/ovs-vswitchd.pid --detach --no-chdir \
-		--log-file=/var/log/openvswitch/ovs-vswitchd.log
+	ovs_start
 	V="ovs-vsctl --timeout=60"
 	ip link set lo up
 	ip link set eth0 up

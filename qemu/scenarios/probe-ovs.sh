@@ -7,26 +7,13 @@
 #       options:exts=gbp, key 100: vxa to 192.0.2.2 and vxb to 192.0.2.3
 #       (both h2), so a flood reaches both of h2's addresses
 #   h2: gbpprobe --local 192.0.2.2 --flood-addr 192.0.2.3 (as probe-linux)
-# OVS 3.1 starts no upcall handler when the guest has been up less than
-# ~10 s: the thread counts are set before ovs-vswitchd starts.
 # guests: 2
 . /scenarios/lib.sh
 # OVS's libraries (and libbpf, which the image's ip then links with) live
 # under the host's unpack path: both guests need LD_LIBRARY_PATH.
 eval "$(ovs-probe-env)"
 if [ "$ROLE" = h1 ]; then
-	mkdir -p /var/run/openvswitch /etc/openvswitch /var/log/openvswitch
-	ovsdb-tool create /etc/openvswitch/conf.db /tmp/vswitch.ovsschema
-	ovsdb-server /etc/openvswitch/conf.db --remote=punix:/var/run/openvswitch/db.sock \
-		--pidfile=/var/run/openvswitch/ovsdb-server.pid --detach --no-chdir \
-		--log-file=/var/log/openvswitch/ovsdb-server.log
-	ovs-vsctl --no-wait init
-	ovs-vsctl --no-wait set Open_vSwitch . other_config:n-handler-threads=1 \
-		other_config:n-revalidator-threads=1
-	# and start it after 12 s of uptime all the same
-	while [ "$(cut -d. -f1 /proc/uptime)" -lt 12 ]; do $BB usleep 200000; done
-	ovs-vswitchd --pidfile=/var/run/openvswitch/ovs-vswitchd.pid --detach --no-chdir \
-		--log-file=/var/log/openvswitch/ovs-vswitchd.log
+	ovs_start
 	V="ovs-vsctl --timeout=60"
 	$V add-br br0 || obs ovs-add-br-rc "$?"
 	$V add-port br0 vxa -- set interface vxa type=vxlan options:remote_ip=192.0.2.2 \
