@@ -6,17 +6,20 @@
  * random, so every 4 KiB page of a new table faults once, and each
  * doubling takes fresh pages.  On the virtual machines this project runs
  * on a fault costs about as much as copying the page (docs/performance.md).
- * So a block of 1 MiB or more is mapped
- * here on its own, aligned to 2 MiB, advised to use transparent huge pages
- * and filled in one call (MADV_POPULATE_WRITE): one fault a 2 MiB page,
- * or one system call for all the 4 KiB ones.  All advice: where the
- * kernel says no, the pages fault as they would.  Anonymous pages are
- * zero, as zalloc's contract asks.  gbpdump owns this memory (libvxgbp
- * takes it through vxgbp_track_opts), so advising it is its own business.
- * Smaller blocks come from calloc, their pages written once at once: a
- * table's first touch of a page is a probe, a read, which maps the zero
- * page, and the write after it replaces that page, which in a process of
- * several threads (gbpdump -j) flushes the other CPUs' TLBs by interrupt.
+ * So a block of 1 MiB or more is mapped here on its own, aligned to 2 MiB,
+ * advised to use transparent huge pages and filled in one call
+ * (MADV_POPULATE_WRITE): one fault a 2 MiB page, or one system call for
+ * all the 4 KiB ones.  The mapping ends at the block's last 4 KiB page,
+ * not on a huge page's boundary: a table asks for its slots and 63 bytes
+ * to align them, and a populated page is memory the run holds, so whole
+ * huge pages would hold nearly 2 MiB a table for nothing.  All advice:
+ * where the kernel says no, the pages fault as they would.  Anonymous
+ * pages are zero, as zalloc's contract asks.  gbpdump owns this memory
+ * (libvxgbp takes it through vxgbp_track_opts), so advising it is its own
+ * business.  Smaller blocks come from calloc, their pages written once at
+ * once: a table's first touch of a page is a probe, a read, which maps the
+ * zero page, and the write after it replaces that page, which in a process
+ * of several threads (gbpdump -j) flushes the other CPUs' TLBs by interrupt.
  */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <stdint.h>
@@ -27,17 +30,17 @@
 
 #define TRACK_MEM_MAPPED (1u << 20) /* blocks of this size or more are mapped */
 #define TRACK_MEM_HUGE (2u << 20)   /* a transparent huge page on x86-64 */
+#define TRACK_MEM_PAGE 4096u
 
 /* Linux 5.14; the value is the ABI's (asm-generic/mman-common.h) */
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
 
-/* The mapping of a block of size bytes: whole huge pages, so a block's
- * mapping ends on the boundary it starts on. */
+/* The mapping of a block of size bytes: whole 4 KiB pages. */
 static size_t mapped_size(size_t size)
 {
-	return (size + TRACK_MEM_HUGE - 1) & ~(size_t)(TRACK_MEM_HUGE - 1);
+	return (size + TRACK_MEM_PAGE - 1) & ~(size_t)(TRACK_MEM_PAGE - 1);
 }
 
 /* size zeroed bytes from calloc, every page written (zero stays). */
