@@ -72,7 +72,7 @@ struct par {
 	struct gd_reader *blk;
 	uint64_t x0, claim, last_s, walk_next;
 	_Atomic uint64_t walk_seq;
-	size_t bcap;                  /* a block's buffer: a block and a record */
+	size_t bcap;                  /* a block's buffer to start with: a block and a record */
 };
 
 unsigned gd_par_cpus(void)
@@ -313,7 +313,8 @@ struct worker {
 	struct batch b;               /* the batch it reads, runs and prints */
 	struct gd_frame_state fs;     /* its own stage 2 (P->own) */
 	struct vxgbp_track *trk;      /* fs.trk, when the run has a tracker */
-	uint8_t *rbuf;                /* blocks: the one it read (P->bcap bytes) */
+	uint8_t *rbuf;                /* blocks: the one it read (rcap bytes) */
+	size_t rcap;
 	char perr[GD_ERRBUF];         /* its read error, said when the walk gets there */
 };
 
@@ -440,6 +441,35 @@ static int block_plain(struct par *P, struct batch *b)
 	return rc;
 }
 
+/* The lent block's buffer could not hold the record at the reader's
+ * position (reader.h: a pcapng block may be as long as libpcap allows):
+ * the block and the batch's records into a buffer with room for a block
+ * and that record, from now on the worker's.  0, or -1 (P->rr and errbuf
+ * as the failed read left them, or out of memory). */
+static int block_room(struct par *P, struct worker *w)
+{
+	struct batch *b = &w->b;
+	size_t want = P->blk->lend_short, cap;
+	uint8_t *nb;
+
+	if (!want)
+		return -1;
+	if (want > SIZE_MAX - GD_PAR_CHUNK || !(nb = malloc(cap = GD_PAR_CHUNK + want))) {
+		snprintf(P->errbuf, GD_ERRBUF, "out of memory for a %zu-byte record", want);
+		P->rr = -2;
+		return -1;
+	}
+	memcpy(nb, w->rbuf, P->blk->end);
+	for (size_t i = 0; i < b->n; i++)
+		b->recs[i].data = nb + (b->recs[i].data - w->rbuf);
+	free(w->rbuf);
+	w->rbuf = nb;
+	w->rcap = cap;
+	reader_relend(P->blk, nb, cap);
+	P->rr = 1;
+	return 0;
+}
+
 /* The records that start in block [at, at + GD_PAR_CHUNK), got bytes of
  * it in the worker's buffer (got < 0: its read failed), into its batch,
  * walked by the reader in that buffer.  Holding the walk token. */
@@ -456,7 +486,7 @@ static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got
 		P->rr = -1;
 		return;
 	}
-	reader_lend(P->blk, w->rbuf, (size_t)got, P->bcap, at);
+	reader_lend(P->blk, w->rbuf, (size_t)got, w->rcap, at);
 	while (reader_next_off(P->blk) < end) {
 		if (batch_grow(b) < 0 || (b->n && block_plain(P, b) < 0)) {
 			snprintf(P->errbuf, GD_ERRBUF, "out of memory for a block's records");
@@ -465,8 +495,11 @@ static void block_walk(struct par *P, struct worker *w, uint64_t at, ssize_t got
 		}
 		if (reader_next_off(P->blk) >= end)
 			break;
-		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, P->errbuf)) != 1)
+		if ((P->rr = P->src->next(P->src->ctx, &b->recs[b->n], &cfg, P->errbuf)) != 1) {
+			if (P->rr < 0 && block_room(P, w) == 0)
+				continue;
 			return;
+		}
 		b->used += b->recs[b->n++].caplen;
 		b->cfg = cfg;
 	}
@@ -616,7 +649,7 @@ static int par_alloc(struct par *P, struct worker **wp, unsigned jobs)
 		gd_frame_print_copy(&w[i].pp, P->run->pp);
 		/* blocks: the records point into the worker's block */
 		if (batch_alloc(&w[i].b, P->blk ? 1 : GD_PAR_CHUNK) < 0 ||
-		    (P->blk && !(w[i].rbuf = malloc(P->bcap))))
+		    (P->blk && !(w[i].rbuf = malloc(w[i].rcap = P->bcap))))
 			return -1;
 	}
 	return 0;

@@ -92,12 +92,15 @@ ssize_t reader_pread(const struct gd_reader *r, uint8_t *buf, size_t len, uint64
 }
 
 /* fill() in a lent block: the record at pos is completed after the
- * block's bytes (the lender left room for it), never moved. */
+ * block's bytes (the lender left room for it), never moved.  A record the
+ * room does not hold (a pcapng block of any size up to libpcap's limit) is
+ * left unread, its length in lend_short for the lender (reader_relend()). */
 static int fill_lent(struct gd_reader *r, size_t want, char *errbuf)
 {
 	ssize_t n;
 
 	if (want > r->cap - r->pos) {
+		r->lend_short = want;
 		snprintf(errbuf, GD_ERRBUF, "%s: a %zu-byte record in a block of %zu", r->name,
 			 want, r->cap);
 		return -1;
@@ -160,7 +163,7 @@ static int fill(struct gd_reader *r, size_t want, char *errbuf)
 
 int reader_blocks_ok(const struct gd_reader *r)
 {
-	return r->fast && !r->ng && !r->lv && r->zfmt == GD_Z_NONE && r->in_size &&
+	return r->fast && !r->lv && r->zfmt == GD_Z_NONE && r->in_size &&
 	       r->maxcap <= MAX_RECORD;
 }
 
@@ -181,6 +184,14 @@ void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint
 	 * block before): none of its bytes are there, fill() tries again */
 	r->end = len > r->pos ? len : r->pos;
 	r->eof = 0;
+	r->lend_short = 0;
+}
+
+void reader_relend(struct gd_reader *r, uint8_t *buf, size_t cap)
+{
+	r->buf = buf;
+	r->cap = cap;
+	r->lend_short = 0;
 }
 
 void reader_unlend(struct gd_reader *r)

@@ -62,6 +62,7 @@ struct gd_reader {
 	uint8_t *own_buf;   /* reader_lend(): buf and cap while they are lent */
 	size_t own_cap;
 	int lent;           /* buf is a caller's block, filled with pread(2) */
+	size_t lend_short;  /* lent: the record that did not fit, its length */
 	struct gd_src src;  /* read(2) or a decompressor */
 	uint64_t in_size;   /* size of the input file, 0 when unknown (a pipe) */
 	int zfmt;           /* GD_Z_NONE, or the input's compression */
@@ -217,9 +218,12 @@ static inline void reader_walk_end(struct gd_reader *r, const struct gd_walk *w)
  * errors as a reading from the start.  A record that runs past the block's
  * end is completed in the block's buffer (cap: room for the block and
  * 16 + maxcap bytes more), read with pread(2); the records point into the
- * buffer, which must stay as it is until they are done with.
- *   reader_blocks_ok(): 1 when r may be read so (classic pcap in a
- *     regular file, not compressed), else 0.
+ * buffer, which must stay as it is until they are done with.  A record
+ * the buffer cannot hold is a failed reader_next() with r->lend_short set
+ * to its length, the reader where it was: the lender copies the block into
+ * a buffer with room for it and goes on (reader_relend()).
+ *   reader_blocks_ok(): 1 when r may be read so (classic pcap or pcapng in
+ *     a regular file, not compressed), else 0.
  *   reader_next_off(): the file offset of r's next record.
  *   reader_unlend(): r's own buffer back, before it is closed.
  */
@@ -235,6 +239,8 @@ ssize_t reader_pread(const struct gd_reader *r, uint8_t *buf, size_t len, uint64
 /* r goes on in buf: len bytes of the capture from offset at (its next
  * record starts in them), room for cap. */
 void reader_lend(struct gd_reader *r, uint8_t *buf, size_t len, size_t cap, uint64_t at);
+/* The lent block's bytes now in buf (cap bytes), a copy of the old one. */
+void reader_relend(struct gd_reader *r, uint8_t *buf, size_t cap);
 void reader_unlend(struct gd_reader *r);
 
 /* Progress: where reading is in the input file (compressed bytes consumed

@@ -4,8 +4,10 @@
 # 256, records a batch): classic pcap, pcapng, gzip on standard input; a
 # file cut at every byte of two stretches (truncated header, truncated
 # record, the exact end of a record), a record header mid-file that claims
-# too much, -c stopping mid-batch: standard output, standard error and the
-# exit status are those of -j 1.
+# too much, -c stopping mid-batch; a pcapng file of two sections with
+# blocks longer than a worker's buffer (reader.h: the block is copied into
+# a larger one), whole and cut inside them: standard output, standard
+# error and the exit status are those of -j 1.
 #   batches.sh GBPDUMP GBPGEN FIXTURES [quick]   (quick: sanitizer builds,
 #   every seventh cut)
 set -u
@@ -64,5 +66,45 @@ for j in 2 4; do
 done
 grep -q "frame 600 at offset $off: record claims" "$T/one.err" ||
 	{ echo "FAIL: the bad record was not where it was put"; cat "$T/one.err"; fail=1; }
+# le32 N: N as 4 little-endian bytes.  skip_block LEN: a pcapng block of
+# LEN bytes (a multiple of 4) that libpcap skips: a custom block (type
+# 0xBAD, PEN 32473 of RFC 5612), its data zeros.
+le32() {
+	for s in 0 8 16 24; do
+		# shellcheck disable=SC2059 # the octal escape is the format
+		printf "\\$(printf %03o $((($1 >> s) & 255)))"
+	done
+}
+skip_block() {
+	le32 2989
+	le32 "$1"
+	le32 32473
+	head -c $(($1 - 16)) /dev/zero
+	le32 "$1"
+}
+head -n 1 "$T/spec" | sed 's/count=1200/count=700/' >"$T/spec1"
+sed 's/count=1200/count=500/; s/seed=7/seed=8/' "$T/spec" >"$T/spec2"
+"$GEN" -w "$T/n1.pcapng" --pcapng -f "$T/spec1" && "$GEN" -w "$T/n2.pcapng" --pcapng -f "$T/spec2" ||
+	exit 1
+# 700 frames, 1 MiB skipped, a second section of 505 frames, 600 KB skipped
+{ cat "$T/n1.pcapng"; skip_block 1048576; cat "$T/n2.pcapng"; skip_block 600000; } >"$T/ng.pcapng"
+"$G" -r "$T/ng.pcapng" --stats | grep -q "^1205 frames" ||
+	{ echo "FAIL: the two-section pcapng is not 1205 frames"; fail=1; }
+for j in 2 3; do
+	for m in "-tt" "--stats --json" "-v -tt udp"; do
+		# shellcheck disable=SC2086 # the mode's words on purpose
+		par_run "$T/ng.pcapng" "$j" $m
+		par_same "two-section pcapng -j $j $m"
+	done
+done
+b1=$(wc -c <"$T/n1.pcapng")
+for cut in $((b1 + 7)) $((b1 + 300000)) $((b1 + 1048575)) $((b1 + 1048576 + 100)) \
+	$(($(wc -c <"$T/ng.pcapng") - 1)); do
+	head -c "$cut" "$T/ng.pcapng" >"$T/cut.pcapng"
+	par_run "$T/cut.pcapng" 2 -tt
+	par_same "two-section pcapng cut at $cut -j 2"
+done
+grep -q "truncated block" "$T/one.err" ||
+	{ echo "FAIL: the pcapng cut in its last block is not a truncated block"; cat "$T/one.err"; fail=1; }
 [ "$fail" = 0 ] && echo "batches: $n runs = -j 1"
 exit "$fail"

@@ -130,12 +130,15 @@ par_run "$T/bad.pcap" 3 --stats
 par_same "bad record -j 3 --stats"
 grep -q "frame 2000 at offset $off: record claims" "$T/one.err" ||
 	{ echo "FAIL: the bad record was not where it was put"; cat "$T/one.err"; fail=1; }
-# the way the runs went, seen in their system calls: a classic pcap file
-# read in blocks of GD_PAR_CHUNK (parallel.h) bytes, several inputs not
+# the way the runs went, seen in their system calls: a classic pcap or
+# pcapng file read in blocks of GD_PAR_CHUNK (parallel.h) bytes, several
+# inputs not
 if command -v strace >/dev/null 2>&1; then
-	strace -f -qq -e trace=pread64 -o "$T/st" "$G" -j 3 -r "$T/g.pcap" --stats >/dev/null 2>&1
-	grep -q "pread64(.*, 262144, " "$T/st" ||
-		{ echo "FAIL: -j 3 did not read the file in blocks"; fail=1; }
+	for cap in "$T/g.pcap" "$T/g.pcapng"; do
+		strace -f -qq -e trace=pread64 -o "$T/st" "$G" -j 3 -r "$cap" --stats >/dev/null 2>&1
+		grep -q "pread64(.*, 262144, " "$T/st" ||
+			{ echo "FAIL: -j 3 did not read $(basename "$cap") in blocks"; fail=1; }
+	done
 	strace -f -qq -e trace=pread64 -o "$T/st" "$G" -j 3 -r "$T/dir/a.pcap" \
 		-r "$T/dir/b.pcapng" --stats >/dev/null 2>&1
 	grep -q "pread64(.*, 262144, " "$T/st" &&
