@@ -14,7 +14,7 @@
 #               only, removed afterwards (needs 11 GB free)
 # --best        the fastest of the runs instead of the median, for every row
 #               and the bound (a machine others load: the least disturbed run)
-# Captures (gbpgen): a fabric's mix: 4,000 VNIs, 2,000 groups, 20,000 inner
+# Captures (gbpgen): the small one also as pcapng; a fabric's mix: 4,000 VNIs, 2,000 groups, 20,000 inner
 # hosts, 50,000 flows, frames of 60-1500 bytes, some IPv6 underlay and some
 # frames that are not VXLAN (the shape of run.sh's diverse capture).
 # Output: a Markdown table on standard output, `uptime` above it.  Each -j 2
@@ -51,12 +51,13 @@ mkdir -p "$dir" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# fabric FILE N: N frames of the mix (kept when it exists)
+# fabric FILE N [--pcapng]: N frames of the mix (kept when it exists)
 fabric() {
-	local f=$1 n=$2 c="flows=50000 hosts=20000 vnis=4000 groups=2000 vteps=64 pick=skew step=2000"
+	local f=$1 n=$2 ng=${3:-} c="flows=50000 hosts=20000 vnis=4000 groups=2000 vteps=64 pick=skew step=2000"
 	[ -s "$f" ] && return 0
 	p() { echo $((n * $1 / 100)); }
-	"$gen" -w "$f.tmp" --force --mix 7 \
+	# shellcheck disable=SC2086 # no word, or the one option
+	"$gen" -w "$f.tmp" --force $ng --mix 7 \
 		"count=$(p 35) $c seed=1 vni=10000 gbp=1000 proto=tcp payload=1300 payload-max=1396 time=1700000000" \
 		"count=$(p 30) $c seed=2 vni=10000 gbp=1000 proto=tcp payload=0 payload-max=40" \
 		"count=$(p 12) $c seed=3 vni=10000 gbp=1000 proto=udp payload=400 payload-max=560" \
@@ -138,7 +139,9 @@ jobs_list() {
 js=$(jobs_list)
 small=$dir/fabric-$frames.pcap
 fabric "$small" "$frames" || exit 2
-caps=("$small")
+# the same frames as pcapng, read in blocks too (docs/parallel.md)
+fabric "$small"ng "$frames" --pcapng || exit 2
+caps=("$small" "$small"ng)
 if [ "$gb" != 0 ]; then
 	# frames of about 720 bytes on average
 	large=$dir/fabric-${gb}gb.pcap

@@ -9,10 +9,10 @@
  * So a block of 1 MiB or more is mapped here on its own, aligned to 2 MiB,
  * advised to use transparent huge pages and filled in one call
  * (MADV_POPULATE_WRITE): one fault a 2 MiB page, or one system call for
- * all the 4 KiB ones.  The mapping ends at the block's last 4 KiB page,
- * not on a huge page's boundary: a table asks for its slots and 63 bytes
- * to align them, and a populated page is memory the run holds, so whole
- * huge pages would hold nearly 2 MiB a table for nothing.  All advice:
+ * all the 4 KiB ones.  A table asks for its slots and 63 bytes to align
+ * them, and a populated page is memory the run holds: a mapping of whole
+ * huge pages would hold nearly 2 MiB a table for those bytes, so a short
+ * tail is mapped in 4 KiB pages (mapped_size()).  All advice:
  * where the kernel says no, the pages fault as they would.  Anonymous
  * pages are zero, as zalloc's contract asks.  gbpdump owns this memory
  * (libvxgbp takes it through vxgbp_track_opts), so advising it is its own
@@ -37,10 +37,17 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-/* The mapping of a block of size bytes: whole 4 KiB pages. */
+/* The mapping of a block of size bytes: whole huge pages, and for the
+ * tail past the last of them whole 4 KiB pages when it is under a quarter
+ * of a huge page (filling one 2 MiB page costs about as much as filling
+ * 512 KiB of 4 KiB pages), else one huge page more. */
 static size_t mapped_size(size_t size)
 {
-	return (size + TRACK_MEM_PAGE - 1) & ~(size_t)(TRACK_MEM_PAGE - 1);
+	size_t huge = size & ~(size_t)(TRACK_MEM_HUGE - 1), tail = size - huge;
+
+	if (tail >= TRACK_MEM_HUGE / 4)
+		return huge + TRACK_MEM_HUGE;
+	return huge + ((tail + TRACK_MEM_PAGE - 1) & ~(size_t)(TRACK_MEM_PAGE - 1));
 }
 
 /* size zeroed bytes from calloc, every page written (zero stays). */
