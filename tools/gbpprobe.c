@@ -315,6 +315,11 @@ static int build_arp(uint8_t *b, size_t cap, uint16_t op, const uint8_t *sha,
 	return ETH_MIN;
 }
 
+static int is_fwd(int i)
+{
+	return i == P_FWDA || i == P_FWDNOA;
+}
+
 static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_t *b, size_t cap)
 {
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
@@ -329,7 +334,7 @@ static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_
 	}
 	/* the forwarding probes: to a MAC nobody has, so that a VTEP that
 	 * forwards floods the frame to its other remotes */
-	memcpy(e.dst, p == &c->p[P_FWDA] || p == &c->p[P_FWDNOA] ? c->fwd_mac : c->target_mac, 6);
+	memcpy(e.dst, is_fwd((int)(p - c->p)) ? c->fwd_mac : c->target_mac, 6);
 	memcpy(e.src, p->mac, 6);
 	memcpy(ip.src, p->ip, 4);
 	memcpy(ip.dst, c->target_ip, 4);
@@ -346,13 +351,11 @@ static socklen_t ua_len(const union uaddr *u)
 /* u's address and port into an outer header's spec. */
 static void ua_spec(const union uaddr *u, uint8_t *addr, uint16_t *port)
 {
-	if (u->sa.sa_family == AF_INET6) {
-		memcpy(addr, &u->v6.sin6_addr, 16);
-		*port = ntohs(u->v6.sin6_port);
-	} else {
-		memcpy(addr, &u->v4.sin_addr, 4);
-		*port = ntohs(u->v4.sin_port);
-	}
+	int v6 = u->sa.sa_family == AF_INET6;
+
+	memcpy(addr, v6 ? (const void *)&u->v6.sin6_addr : (const void *)&u->v4.sin_addr,
+	       v6 ? 16 : 4);
+	*port = ntohs(v6 ? u->v6.sin6_port : u->v4.sin_port);
 }
 
 /* s (IPv4 or IPv6, as family says: AF_UNSPEC takes either) and port into
@@ -407,7 +410,7 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 				     .csum_mode = zero ? VXGBP_CSUM_ZERO : VXGBP_CSUM_COMPUTE };
 	uint8_t frame[MAX_FRAME];
 	size_t vxlen = VXGBP_HDR_LEN + ilen;
-	uint16_t lport;
+	uint16_t lport; /* the socket's; the header gets sport */
 	int n;
 
 	memcpy(e.src, omac_s, 6);
@@ -496,11 +499,6 @@ static int on_report(struct ctx *c, const struct vxgbp_pkt *pkt)
 		p->reply = pkt->vx;
 	}
 	return 1;
-}
-
-static int is_fwd(int i)
-{
-	return i == P_FWDA || i == P_FWDNOA;
 }
 
 /* A copy of a forwarding probe's frame the VTEP sent on (its source MAC,
@@ -729,7 +727,8 @@ static void judge_pinned(struct ctx *c, int i, int plain_ok)
 	else
 		p->v = a && !b ? V_FAIL : b && !a ? V_PASS : V_INFO;
 	snprintf(p->note, sizeof(p->note), "D=1 from the %s MAC: %s (%u at local, %u at "
-		 "flood address)", i == P_DLSTATIC ? "pinned" : "nexthop-pinned", !a && !b ? "dropped (no reply)" : a && !b
+		 "flood address)", i == P_DLSTATIC ? "pinned" : "nexthop-pinned",
+		 !a && !b ? "dropped (no reply)" : a && !b
 		 ? "reply unicast to the sender: the MAC moved" : b && !a
 		 ? "reply to the pinned remote: not learned" : "reply flooded", a, b);
 }
