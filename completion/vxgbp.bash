@@ -142,7 +142,9 @@ _gbpgen()
     _vxgbp_gbpgen_keys "$1"
 } && complete -F _gbpgen gbpgen
 
-# gbpprobe: options; addresses of this host for --local and --flood-addr.
+# gbpprobe: options; addresses of this host (IPv4 and IPv6: the VTEP's
+# family is the underlay's; not link-local ones, which need a scope) for
+# --local and --flood-addr.
 _gbpprobe()
 {
     local cur prev words cword split
@@ -150,8 +152,8 @@ _gbpprobe()
 
     case $prev in
         --local | --flood-addr)
-            COMPREPLY=($(compgen -W "$(ip -4 -o addr show 2>/dev/null |
-                awk '{ sub(/\/.*/, "", $4); print $4 }')" -- "$cur"))
+            COMPREPLY=($(compgen -W "$(ip -o addr show 2>/dev/null |
+                awk '{ sub(/\/.*/, "", $4); if ($4 !~ /^fe80:/) print $4 }')" -- "$cur"))
             return
             ;;
     esac

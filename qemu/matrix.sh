@@ -79,7 +79,9 @@ cp "$probe" "$pdir/gbpprobe" || exit 1
 # VTEP's guest read with nft ($mark: "VXGBP-OBS rx-mark SRC MARK"; $read:
 # the scenario reads marks at all), pass when it is Linux's mapping of the
 # header sent ($want), else fail on a Linux gbp device ($strict) and info
-# elsewhere (no other VTEP promises a mark)
+# elsewhere (no other VTEP promises a mark); and udp.zero-checksum-ipv6,
+# judged in gbpprobe's second run, over the IPv6 underlay (probe6.json),
+# where the scenario has one
 cat >"$tmp/cells.jq" <<'JQ'
 def g: (.reply_flags / 32768 | floor) % 2 == 1;
 def a: (.reply_flags / 8 | floor) % 2 == 1;
@@ -95,15 +97,22 @@ def markcell: if $read != "yes" then {verdict: "n/a", observed: "mark not read"}
 		(if .replies == 0 then "dropped" elif g then "reply ID \(.reply_group)" else "reply without G" end)
 	elif .id == "gbp.policy-applied-set" then
 		(if $grp.replies == 0 then "dropped" elif ($grp | g) then (if ($grp | a) then "reply A=1" else "reply A=0" end) else "reply without G" end)
+	elif .id == "udp.zero-checksum-ipv6" then
+		(if (.note | startswith("IPv4 underlay")) then "no IPv6 underlay"
+		 elif (.note | startswith("no baseline")) then "no reply over IPv6"
+		 elif .replies == 0 then "dropped" else "accepted" end)
 	elif .id == "ip.outer-fragments-reassembled" then
 		(if .replies == 0 then "discarded" else "reassembled" end)
 	elif (.id | startswith("mcast.")) then
 		(if .replies == 0 then "no report seen" elif g and .reply_group != 0 then "report with ID \(.reply_group)"
 		 else "reports without a group" end)
-	elif .id == "learn.dont-learn-static" then
+	elif .id == "learn.dont-learn-static" or .id == "learn.dont-learn-nexthop" then
 		(if (.note | startswith("needs")) then "no pinned MAC" elif .replies + .flooded == 0 then "dropped"
 		 elif .flooded == 0 then "moved (reply to the sender)" elif .replies == 0 then "kept (reply to the pin)"
 		 else "reply flooded" end)
+	elif (.id | endswith("-forwarded")) then
+		(if .replies + .flooded == 0 then "not forwarded" elif g then
+		 "forwarded A=\(if a then 1 else 0 end) ID \(.reply_group)" else "forwarded without G" end)
 	elif (.id | startswith("learn.")) then
 		(if .replies == 0 then "no reply" elif .flooded > 0 then "not learned (reply flooded)" else "learned (reply unicast)" end)
 	else
@@ -139,13 +148,20 @@ run_column() { # id scenario kernel header VTEP
 	mark=$(sed -n "s/^VXGBP-OBS rx-mark $msrc //p" "$out/result.txt" | head -1)
 	want=$(printf '0x%08x' $(($(jq .group "$out/probe.json") | 0x00480000)))
 	grep -q "^VXGBP-OBS rx-mark-read [^ ]* 0$" "$out/result.txt" && mread=yes
+	local rep=$out/probe.json
+	if [ -s "$out/probe6.json" ]; then
+		rep=$tmp/$id-probe.json
+		jq --slurpfile v6 "$out/probe6.json" '.probes |= map(if .id == "udp.zero-checksum-ipv6"
+			then ($v6[0].probes[] | select(.id == "udp.zero-checksum-ipv6")) else . end)' \
+			"$out/probe.json" >"$rep"
+	fi
 	[ "$scen" = probe-linux ] && strict=yes
 	jq --arg id "$id" --arg scen "$scen" --arg kern "$kern" --arg head "$head" --arg vtep "$label" --arg pkg "$pkg" \
 		--arg ovs "$ovsv" --argjson secs "$(($(date +%s) - t0))" \
 		'{id: $id, header: $head, vtep: $vtep, scenario: $scen, kernel: $kern, kernel_package: $pkg,
 		  ovs: (if $ovs == "" then null else $ovs end), seconds: $secs, cells: [.[]]}' \
 		<(jq --arg mark "$mark" --arg want "$want" --arg read "$mread" --arg strict "$strict" \
-			-f "$tmp/cells.jq" "$out/probe.json" | jq -s .) >"$tmp/col-$id.json"
+			-f "$tmp/cells.jq" "$rep" | jq -s .) >"$tmp/col-$id.json"
 	echo "matrix: $id: $scen on $kern, $(($(date +%s) - t0)) s" >&2
 }
 

@@ -5,7 +5,8 @@
  * replay) and judge what comes back on our own VXLAN port.
  *
  * We play a remote VTEP at LOCAL with fake endpoints behind it (one inner
- * MAC/IP per probe).  The VTEP under test has a VXLAN device whose remote
+ * MAC/IP per probe), over an IPv4 or an IPv6 underlay (the VTEP's address
+ * says which).  The VTEP under test has a VXLAN device whose remote
  * (and flood list) is LOCAL; behind it lives TARGET (an IPv4 address that
  * answers ARP and ping).  Each probe sends an ICMP echo request to TARGET
  * with a particular header and looks at the replies:
@@ -49,6 +50,16 @@
  *                              --flood-addr (--static-mac), sent from
  *                              LOCAL: the reply must still go to the
  *                              pinned remote (info when dropped)
+ *   learn.dont-learn-nexthop   the same from a MAC pinned through an FDB
+ *                              nexthop group (--nexthop-mac)
+ *   gbp.policy-applied-forwarded    G, A=1, ID G to a MAC nobody has, on
+ *   gbp.policy-unapplied-forwarded  --fwd-vni; and G, A=0: the copies a
+ *                              VTEP that forwards between its remotes
+ *                              sends back to us must keep A as it came
+ *                              (n/a when nothing is forwarded)
+ *   udp.zero-checksum-ipv6     G over an IPv6 underlay with UDP checksum 0:
+ *                              dropped, as RFC 6936 asks by default (info:
+ *                              accepted, a tunnel that opted in)
  * probe_info[] holds each probe's source and the sentence it tests;
  * --junit/--sarif write the verdicts for CI (probe_ci.h).
  */
@@ -56,6 +67,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +92,7 @@
 enum probe_id {
 	P_PLAIN, P_GROUP, P_APPLIED, P_RSVD0, P_RSVD1, P_RSVDTAIL, P_IDNOG,
 	P_LEARN, P_DONTLEARN, P_GZERO, P_ICLEAR, P_GPE, P_MARK, P_IGMP, P_MLD, P_FRAG,
-	P_DLSTATIC, P__COUNT
+	P_DLSTATIC, P_DLNEXTHOP, P_FWDA, P_FWDNOA, P_ZCSUM6, P__COUNT
 };
 
 #define DRAFT "draft-smith-vxlan-group-policy sec. 2.1"
@@ -97,6 +109,8 @@ enum probe_id {
 	"on transmission and ignored on receipt.\""
 #define DRAFT_D "the draft: D \"indicates that the egress VTEP MUST NOT learn the source " \
 	"address of the encapsulated frame.\""
+#define DRAFT_A "the draft: the A bit \"indicates that the group policy has already been " \
+	"applied to this packet. Policies MUST NOT be applied by devices when the A bit is set.\""
 
 /* Each probe: what it sends, where its rule comes from, the sentence it tests. */
 static const struct probe_info probe_info[P__COUNT] = {
@@ -146,13 +160,33 @@ static const struct probe_info probe_info[P__COUNT] = {
 	{ "learn.dont-learn-static", "G, D=1 from --local, source MAC --static-mac (pinned "
 	  "to --flood-addr on the VTEP)", DRAFT, DRAFT_D " A MAC pinned at another remote "
 	  "must stay there: the reply goes to the pinned remote (info: the frame dropped)" },
+	{ "learn.dont-learn-nexthop", "G, D=1 from --local, source MAC --nexthop-mac (pinned "
+	  "to --flood-addr through an FDB nexthop group on the VTEP)", DRAFT, DRAFT_D " A MAC "
+	  "pinned through a nexthop group must stay there: the reply goes to the pinned "
+	  "remote (info: the frame dropped)" },
+	{ "gbp.policy-applied-forwarded", "G, A=1, ID --group on --fwd-vni, to a MAC the VTEP "
+	  "does not know", DRAFT, DRAFT_A " A device that forwards the frame on must keep A: "
+	  "without it the next device applies policy again (fail: A cleared or G gone)" },
+	{ "gbp.policy-unapplied-forwarded", "G, A=0, ID --group on --fwd-vni, to a MAC the VTEP "
+	  "does not know", DRAFT, "the draft: \"Devices that apply the Group policy MUST set the "
+	  "A bit to 1 after the policy has been applied\": a forwarded copy keeps A=0 unless "
+	  "the VTEP applied policy (info: A set, or the group gone)" },
+	{ "udp.zero-checksum-ipv6", "G, ID --group over an IPv6 underlay, UDP checksum 0",
+	  "RFC 6936 sec. 5; RFC 6935; RFC 7348 sec. 5", "RFC 6936: \"The default node receiver "
+	  "behavior MUST discard all IPv6 packets carrying UDP packets with a zero checksum.\" "
+	  "A tunnel may opt in (RFC 6935; Linux: udp6zerocsumrx): pass dropped, info accepted; "
+	  "n/a when plain VXLAN over IPv6 got no reply" },
 };
 
 struct probe {
 	struct vxgbp_hdr hdr;     /* header of everything this probe sends */
 	uint8_t mac[6], ip[4];    /* its fake endpoint */
+	int pinned;               /* P_DLSTATIC, P_DLNEXTHOP: mac is a MAC the
+	                             VTEP pinned at FLOOD (--static-mac,
+	                             --nexthop-mac) */
 	unsigned sent;
-	unsigned replies_a, replies_b; /* echo replies at LOCAL / at FLOOD */
+	unsigned replies_a, replies_b; /* echo replies (P_FWDA, P_FWDNOA: the
+	                             forwarded copies) at LOCAL / at FLOOD */
 	unsigned arps;            /* ARP requests for ip we answered */
 	struct vxgbp_hdr reply;   /* header of the first echo reply (P_IGMP,
 	                             P_MLD: of the first report with a bogus
@@ -162,15 +196,22 @@ struct probe {
 	char note[160];
 };
 
+/* An underlay address: IPv4 or IPv6, as the VTEP's address is. */
+union uaddr {
+	struct sockaddr sa;
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+};
+
 struct ctx {
 	int sa, sb;               /* sockets at LOCAL and FLOOD (-1: none) */
-	struct sockaddr_in local, flood, vtep;
+	union uaddr local, flood, vtep; /* one family, the VTEP's */
 	uint32_t vni;
 	uint16_t group;
 	uint8_t target_ip[4], target_mac[6];
 	int have_target_mac;
-	int have_static_mac;      /* --static-mac: P_DLSTATIC's source MAC */
-	uint8_t static_mac[6];
+	uint32_t fwd_vni;         /* --fwd-vni: the forwarding probes' VNI */
+	uint8_t fwd_mac[6];       /* their inner destination, known to nobody */
 	int timeout_ms;
 	int write_only;           /* -w: the probe frames to a capture, nothing sent */
 	struct pcapw wp, rp;      /* -w probe frames, -W frames received */
@@ -188,11 +229,13 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: gbpprobe [options] --local ADDR --target IP VTEP\n"
 "       gbpprobe -w FILE [options] --local ADDR --target IP VTEP\n"
-"Probe a VXLAN-GBP VTEP (IPv4 address VTEP) black-box and print a verdict per\n"
-"probe.  gbpprobe acts as a remote VTEP at --local with fake endpoints; the\n"
-"VTEP under test must send the overlay's traffic (and floods) to --local.\n"
+"Probe a VXLAN-GBP VTEP (IPv4 or IPv6 address VTEP: the underlay) black-box and\n"
+"print a verdict per probe.  gbpprobe acts as a remote VTEP at --local with\n"
+"fake endpoints; the VTEP under test must send the overlay's traffic (and\n"
+"floods) to --local.\n"
 "\n"
-"  --local ADDR       our address; we listen on ADDR:--listen-port\n"
+"  --local ADDR       our address (the VTEP's family); we listen on\n"
+"                     ADDR:--listen-port\n"
 "  --target IP        an inner IPv4 address behind the VTEP that answers ARP\n"
 "                     and ping\n"
 "  --target-mac MAC   TARGET's MAC (default: ask with ARP)\n"
@@ -201,6 +244,10 @@ static void usage(FILE *f)
 "                     (the Don't Learn probe needs it)\n"
 "  --static-mac MAC   a MAC the VTEP has pinned (static FDB entry) to\n"
 "                     --flood-addr: the static Don't Learn probe sends from it\n"
+"  --nexthop-mac MAC  a MAC the VTEP has pinned to --flood-addr through an FDB\n"
+"                     nexthop group: the nexthop Don't Learn probe sends from it\n"
+"  --fwd-vni N        the VNI on which the VTEP forwards frames between its\n"
+"                     remotes (default: --vni): the forwarding probes use it\n"
 "  --inner-src IP     first fake endpoint address (default 198.51.100.100; probe\n"
 "                     N uses IP+N), in TARGET's subnet\n"
 "  --vni N            VNI (default 100)\n"
@@ -268,6 +315,11 @@ static int build_arp(uint8_t *b, size_t cap, uint16_t op, const uint8_t *sha,
 	return ETH_MIN;
 }
 
+static int is_fwd(int i)
+{
+	return i == P_FWDA || i == P_FWDNOA;
+}
+
 static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_t *b, size_t cap)
 {
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
@@ -280,13 +332,67 @@ static int build_echo(struct ctx *c, const struct probe *p, uint16_t seq, uint8_
 		l4 = (struct vxgbp_l4_spec){ .proto = 17, .sport = 0x6770, .dport = 9 };
 		n = FRAG_PAY;
 	}
-	memcpy(e.dst, c->target_mac, 6);
+	/* the forwarding probes: to a MAC nobody has, so that a VTEP that
+	 * forwards floods the frame to its other remotes */
+	memcpy(e.dst, is_fwd((int)(p - c->p)) ? c->fwd_mac : c->target_mac, 6);
 	memcpy(e.src, p->mac, 6);
 	memcpy(ip.src, p->ip, 4);
 	memcpy(ip.dst, c->target_ip, 4);
 	for (size_t i = 0; i < n; i++)
 		pay[i] = (uint8_t)(0x20 + i % 0x5f);
 	return vxgbp_frame_build(b, cap, &e, &ip, &l4, pay, n);
+}
+
+static socklen_t ua_len(const union uaddr *u)
+{
+	return u->sa.sa_family == AF_INET6 ? sizeof(u->v6) : sizeof(u->v4);
+}
+
+/* u's address and port into an outer header's spec. */
+static void ua_spec(const union uaddr *u, uint8_t *addr, uint16_t *port)
+{
+	int v6 = u->sa.sa_family == AF_INET6;
+
+	memcpy(addr, v6 ? (const void *)&u->v6.sin6_addr : (const void *)&u->v4.sin_addr,
+	       v6 ? 16 : 4);
+	*port = ntohs(v6 ? u->v6.sin6_port : u->v4.sin_port);
+}
+
+/* s (IPv4 or IPv6, as family says: AF_UNSPEC takes either) and port into
+ * u.  0, or -1 when s is no address of that family. */
+static int ua_parse(union uaddr *u, const char *s, int family, uint16_t port)
+{
+	memset(u, 0, sizeof(*u));
+	if (family != AF_INET6 && inet_pton(AF_INET, s, &u->v4.sin_addr) == 1) {
+		u->v4.sin_family = AF_INET;
+		u->v4.sin_port = htons(port);
+		return 0;
+	}
+	if (family != AF_INET && inet_pton(AF_INET6, s, &u->v6.sin6_addr) == 1) {
+		u->v6.sin6_family = AF_INET6;
+		u->v6.sin6_port = htons(port);
+		return 0;
+	}
+	return -1;
+}
+
+/* The UDP payload to the VTEP from LOCAL; zero: with checksum 0, which
+ * only IPv6 sockets are told (UDP_NO_CHECK6_TX; over IPv4 the kernel
+ * fills it in as ever). */
+static int send_udp(struct ctx *c, const uint8_t *b, size_t n, int zero)
+{
+	int on = 1, off = 0, rc;
+
+	if (zero && setsockopt(c->sa, IPPROTO_UDP, UDP_NO_CHECK6_TX, &on, sizeof(on)) < 0) {
+		fprintf(stderr, "%s: UDP_NO_CHECK6_TX: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	rc = (int)sendto(c->sa, b, n, 0, &c->vtep.sa, ua_len(&c->vtep));
+	if (rc < 0)
+		fprintf(stderr, "%s: sendto: %s\n", prog, strerror(errno));
+	if (zero)
+		setsockopt(c->sa, IPPROTO_UDP, UDP_NO_CHECK6_TX, &off, sizeof(off));
+	return rc < 0 ? -1 : 0;
 }
 
 /* Encapsulate inner with h and send it to the VTEP (or write it with -w).
@@ -298,17 +404,19 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	static const uint8_t omac_s[6] = { 0x02, 0x00, 0x00, 0x00, 0xfe, 0x01 };
 	static const uint8_t omac_d[6] = { 0x02, 0x00, 0x00, 0x00, 0xfe, 0x02 };
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
-	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64, .dont_frag = 1 };
+	int v6 = c->vtep.sa.sa_family == AF_INET6, zero = h == &c->p[P_ZCSUM6].hdr;
+	struct vxgbp_ip_spec ip = { .version = v6 ? 6 : 4, .ttl = 64, .dont_frag = 1 };
 	struct vxgbp_l4_spec udp = { .proto = 17, .sport = sport,
-				     .dport = ntohs(c->vtep.sin_port) };
+				     .csum_mode = zero ? VXGBP_CSUM_ZERO : VXGBP_CSUM_COMPUTE };
 	uint8_t frame[MAX_FRAME];
 	size_t vxlen = VXGBP_HDR_LEN + ilen;
+	uint16_t lport; /* the socket's; the header gets sport */
 	int n;
 
 	memcpy(e.src, omac_s, 6);
 	memcpy(e.dst, omac_d, 6);
-	memcpy(ip.src, &c->local.sin_addr, 4);
-	memcpy(ip.dst, &c->vtep.sin_addr, 4);
+	ua_spec(&c->local, ip.src, &lport);
+	ua_spec(&c->vtep, ip.dst, &udp.dport);
 	if ((n = vxgbp_vxlan_build(frame, sizeof(frame), &e, &ip, &udp, h, inner, ilen)) < 0) {
 		fprintf(stderr, "%s: cannot build a frame: %s\n", prog, vxgbp_strerror(n));
 		return -1;
@@ -320,30 +428,23 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	if (c->verbose)
 		fprintf(stderr, "%s: send flags 0x%04x id %u vni %u rsvd %u (%zu bytes)\n", prog,
 			h->flags, h->group, h->vni, h->rsvd, vxlen);
-	if (sendto(c->sa, frame + ((size_t)n - vxlen), vxlen, 0,
-		   (const struct sockaddr *)&c->vtep, sizeof(c->vtep)) < 0) {
-		fprintf(stderr, "%s: sendto: %s\n", prog, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return send_udp(c, frame + ((size_t)n - vxlen), vxlen, zero);
 }
 
 
 /* -W: the datagram with outer headers made up around it (from the sender
  * to us), so that it is a capture gbpdump can read and check. */
 static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
-		      const struct sockaddr_in *from, const struct vxgbp_hdr *h)
+		      const union uaddr *from, const struct vxgbp_hdr *h)
 {
 	struct vxgbp_eth_spec e = { .n_vlan = 0 };
-	struct vxgbp_ip_spec ip = { .version = 4, .ttl = 64 };
-	struct vxgbp_l4_spec udp = { .proto = 17, .sport = ntohs(from->sin_port) };
-	const struct sockaddr_in *me = at ? &c->flood : &c->local;
+	struct vxgbp_ip_spec ip = { .version = from->sa.sa_family == AF_INET6 ? 6 : 4, .ttl = 64 };
+	struct vxgbp_l4_spec udp = { .proto = 17 };
 	uint8_t frame[MAX_FRAME + 64];
 	int len;
 
-	udp.dport = ntohs(me->sin_port);
-	memcpy(ip.src, &from->sin_addr, 4);
-	memcpy(ip.dst, &me->sin_addr, 4);
+	ua_spec(from, ip.src, &udp.sport);
+	ua_spec(at ? &c->flood : &c->local, ip.dst, &udp.dport);
 	e.src[0] = e.dst[0] = 0x02;
 	e.src[5] = 0x02;
 	e.dst[5] = 0x01;
@@ -400,10 +501,33 @@ static int on_report(struct ctx *c, const struct vxgbp_pkt *pkt)
 	return 1;
 }
 
+/* A copy of a forwarding probe's frame the VTEP sent on (its source MAC,
+ * our unknown destination, --fwd-vni): counted at LOCAL / FLOOD, the
+ * first one's header kept.  1 when pkt is one. */
+static int on_forwarded(struct ctx *c, int at, const struct vxgbp_pkt *pkt)
+{
+	if (pkt->vx.vni != c->fwd_vni || memcmp(pkt->inner.l2.dst, c->fwd_mac, 6))
+		return 0;
+	for (int i = 0; i < P__COUNT; i++) {
+		struct probe *p = &c->p[i];
+
+		if (!is_fwd(i) || memcmp(pkt->inner.l2.src, p->mac, 6))
+			continue;
+		if (!p->replies_a && !p->replies_b)
+			p->reply = pkt->vx;
+		if (at)
+			p->replies_b++;
+		else
+			p->replies_a++;
+		return 1;
+	}
+	return 0;
+}
+
 /* Handle one datagram from socket at (0: LOCAL, 1: FLOOD): a VXLAN UDP
  * payload, parsed as it is. */
 static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
-		  const struct sockaddr_in *from)
+		  const union uaddr *from)
 {
 	const struct vxgbp_l3 *l3;
 	struct vxgbp_pkt pkt = { .size = sizeof(pkt) };
@@ -431,7 +555,7 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 			answer_arp(c, &pkt);
 		return;
 	}
-	if (on_report(c, &pkt))
+	if (on_report(c, &pkt) || on_forwarded(c, at, &pkt))
 		return;
 	if (l3->version != 4 || !l3->dst || !(pkt.have & VXGBP_HAVE_INNER_L4) ||
 	    l3->proto != 1 || (pkt.inner.l4.icmp_type != 0 && pkt.inner.l4.icmp_type != 3))
@@ -440,7 +564,8 @@ static void on_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
 		struct probe *p = &c->p[i];
 
 		/* echo replies; for P_FRAG, port unreachable */
-		if (memcmp(l3->dst, p->ip, 4) || (pkt.inner.l4.icmp_type == 3) != (i == P_FRAG))
+		if (is_fwd(i) || memcmp(l3->dst, p->ip, 4) ||
+		    (pkt.inner.l4.icmp_type == 3) != (i == P_FRAG))
 			continue;
 		if (!p->replies_a && !p->replies_b)
 			p->reply = pkt.vx;
@@ -468,14 +593,14 @@ static void rx_until(struct ctx *c, int ms, int (*done)(struct ctx *, int), int 
 		if (r < 0 && errno != EINTR)
 			return;
 		for (int k = 0; r > 0 && k < 2; k++) {
-			struct sockaddr_in from;
+			union uaddr from;
 			socklen_t fl = sizeof(from);
 			ssize_t n;
 
 			if (!(pf[k].revents & POLLIN))
 				continue;
 			n = recvfrom(pf[k].fd, buf, sizeof(buf), MSG_DONTWAIT,
-				     (struct sockaddr *)&from, &fl);
+				     &from.sa, &fl);
 			if (n >= VXGBP_HDR_LEN)
 				on_rx(c, k, buf, (size_t)n, &from);
 		}
@@ -580,17 +705,19 @@ static void judge_learn(struct ctx *c, int i, int plain_ok)
 	}
 }
 
-/* D=1 from a MAC the VTEP has pinned at FLOOD, sent from LOCAL: a reply
- * to FLOOD only says the pin held (not learned), one to LOCAL only that
- * the MAC moved (learned); none, that the VTEP dropped the frame. */
-static void judge_static(struct ctx *c, int plain_ok)
+/* D=1 from a MAC the VTEP has pinned at FLOOD (a static entry, or a
+ * nexthop group), sent from LOCAL: a reply to FLOOD only says the pin held
+ * (not learned), one to LOCAL only that the MAC moved (learned); none,
+ * that the VTEP dropped the frame. */
+static void judge_pinned(struct ctx *c, int i, int plain_ok)
 {
-	struct probe *p = &c->p[P_DLSTATIC];
+	struct probe *p = &c->p[i];
 	unsigned a = p->replies_a, b = p->replies_b;
 
-	if (!c->have_static_mac || c->sb < 0) {
+	if (!p->pinned || c->sb < 0) {
 		p->v = V_NA;
-		snprintf(p->note, sizeof(p->note), "needs --static-mac and --flood-addr");
+		snprintf(p->note, sizeof(p->note), "needs --%s-mac and --flood-addr",
+			 i == P_DLSTATIC ? "static" : "nexthop");
 		return;
 	}
 	if (!plain_ok)
@@ -599,10 +726,63 @@ static void judge_static(struct ctx *c, int plain_ok)
 		p->v = V_INFO;
 	else
 		p->v = a && !b ? V_FAIL : b && !a ? V_PASS : V_INFO;
-	snprintf(p->note, sizeof(p->note), "D=1 from the pinned MAC: %s (%u at local, %u at "
-		 "flood address)", !a && !b ? "dropped (no reply)" : a && !b
+	snprintf(p->note, sizeof(p->note), "D=1 from the %s MAC: %s (%u at local, %u at "
+		 "flood address)", i == P_DLSTATIC ? "pinned" : "nexthop-pinned",
+		 !a && !b ? "dropped (no reply)" : a && !b
 		 ? "reply unicast to the sender: the MAC moved" : b && !a
 		 ? "reply to the pinned remote: not learned" : "reply flooded", a, b);
+}
+
+/* The copies of a frame sent to a MAC the VTEP does not know, which it
+ * forwarded to its remotes: A=1 must stay set (the draft's A sentence);
+ * A=0 stays clear unless the VTEP applied policy, which a black box cannot
+ * see (info).  Nothing forwarded: n/a. */
+static void judge_fwd(struct ctx *c, int i)
+{
+	struct probe *p = &c->p[i];
+	const struct vxgbp_hdr *r = &p->reply;
+	int sent_a = i == P_FWDA, g = (r->flags & VXGBP_F_G) != 0, a = (r->flags & VXGBP_F_A) != 0;
+
+	if (!have_reply(c, i)) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "G=1 A=%d ID %u on VNI %u: not forwarded (no "
+			 "copy at local or flood address)", sent_a, p->hdr.group, c->fwd_vni);
+		return;
+	}
+	if (sent_a)
+		p->v = g && a ? V_PASS : V_FAIL;
+	else
+		p->v = g && !a ? V_PASS : V_INFO;
+	if (g)
+		snprintf(p->note, sizeof(p->note), "sent A=%d ID %u: forwarded A=%d ID %u (%u at "
+			 "local, %u at flood address)", sent_a, p->hdr.group, a, r->group,
+			 p->replies_a, p->replies_b);
+	else
+		snprintf(p->note, sizeof(p->note), "sent A=%d ID %u: forwarded without G (%u at "
+			 "local, %u at flood address)", sent_a, p->hdr.group, p->replies_a,
+			 p->replies_b);
+}
+
+/* G over IPv6 with UDP checksum 0: dropped is the default RFC 6936 asks
+ * of a receiver, accepted a tunnel that opted in.  Judged only when plain
+ * VXLAN over the same IPv6 underlay (checksum set) got a reply. */
+static void judge_zcsum(struct ctx *c, int plain_ok)
+{
+	struct probe *p = &c->p[P_ZCSUM6];
+	int got = have_reply(c, P_ZCSUM6);
+
+	if (c->vtep.sa.sa_family != AF_INET6) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "IPv4 underlay: needs the VTEP's IPv6 address");
+	} else if (!plain_ok) {
+		p->v = V_NA;
+		snprintf(p->note, sizeof(p->note), "no baseline reply over IPv6");
+	} else {
+		p->v = got ? V_INFO : V_PASS;
+		snprintf(p->note, sizeof(p->note), "G=1 ID %u over IPv6, UDP checksum 0: %s",
+			 p->hdr.group, got ? "accepted (the tunnel takes zero checksums)"
+			 : "dropped (no reply)");
+	}
 }
 
 /* The reports the VTEP sent during the run: any with a group fails. */
@@ -619,6 +799,30 @@ static void judge_report(struct ctx *c, int i)
 	p->v = p->bogus ? V_FAIL : V_PASS;
 	snprintf(p->note, sizeof(p->note), "%u %s reports, %u with G and an ID (flags 0x%04x "
 		 "id %u)", p->replies_a, what, p->bogus, p->reply.flags, p->reply.group);
+}
+
+/* gbp.group-mapped and gbp.policy-applied-set, both from the reply to
+ * the G=1 A=0 request. */
+static void judge_group(struct ctx *c, int i)
+{
+	struct probe *p = &c->p[i];
+	const struct vxgbp_hdr *r = &c->p[P_GROUP].reply;
+
+	if (!have_reply(c, P_GROUP)) {
+		p->v = i == P_GROUP ? V_FAIL : V_NA;
+		snprintf(p->note, sizeof(p->note), "no reply to G=1 ID %u", c->group);
+	} else if (!(r->flags & VXGBP_F_G)) {
+		p->v = V_INFO;
+		snprintf(p->note, sizeof(p->note),
+			 "accepted; reply without G (the VTEP does not reflect the group)");
+	} else if (i == P_GROUP) {
+		p->v = r->group == c->group ? V_PASS : V_FAIL;
+		snprintf(p->note, sizeof(p->note), "sent ID %u, reply ID %u", c->group, r->group);
+	} else {
+		p->v = (r->flags & VXGBP_F_A) ? V_PASS : V_INFO;
+		snprintf(p->note, sizeof(p->note), "reply A=%d (sent A=0)",
+			 (r->flags & VXGBP_F_A) != 0);
+	}
 }
 
 static void judge(struct ctx *c)
@@ -643,27 +847,9 @@ static void judge(struct ctx *c)
 				 ? "with G" : "without G");
 			break;
 		case P_GROUP:
-		case P_APPLIED: {
-			const struct vxgbp_hdr *r = &p[P_GROUP].reply;
-
-			if (!have_reply(c, P_GROUP)) {
-				p[i].v = i == P_GROUP ? V_FAIL : V_NA;
-				snprintf(p[i].note, sizeof(p[i].note), "no reply to G=1 ID %u", c->group);
-			} else if (!(r->flags & VXGBP_F_G)) {
-				p[i].v = V_INFO;
-				snprintf(p[i].note, sizeof(p[i].note),
-					 "accepted; reply without G (the VTEP does not reflect the group)");
-			} else if (i == P_GROUP) {
-				p[i].v = r->group == c->group ? V_PASS : V_FAIL;
-				snprintf(p[i].note, sizeof(p[i].note), "sent ID %u, reply ID %u",
-					 c->group, r->group);
-			} else {
-				p[i].v = (r->flags & VXGBP_F_A) ? V_PASS : V_INFO;
-				snprintf(p[i].note, sizeof(p[i].note), "reply A=%d (sent A=0)",
-					 (r->flags & VXGBP_F_A) != 0);
-			}
+		case P_APPLIED:
+			judge_group(c, i);
 			break;
-		}
 		case P_RSVD0:
 		case P_RSVD1:
 		case P_RSVDTAIL:
@@ -686,7 +872,15 @@ static void judge(struct ctx *c)
 			judge_learn(c, i, plain_ok);
 			break;
 		case P_DLSTATIC:
-			judge_static(c, plain_ok);
+		case P_DLNEXTHOP:
+			judge_pinned(c, i, plain_ok);
+			break;
+		case P_FWDA:
+		case P_FWDNOA:
+			judge_fwd(c, i);
+			break;
+		case P_ZCSUM6:
+			judge_zcsum(c, plain_ok);
 			break;
 		case P_IGMP:
 		case P_MLD:
@@ -739,16 +933,25 @@ static int parse_num(const char *s, unsigned long max, unsigned long *v)
 	return 0;
 }
 
-static int open_sock(const struct sockaddr_in *a)
+static int open_sock(const union uaddr *a)
 {
-	int s = socket(AF_INET, SOCK_DGRAM, 0), one = 1, dont = IP_PMTUDISC_DONT;
+	int s = socket(a->sa.sa_family, SOCK_DGRAM, 0), one = 1, dont = IP_PMTUDISC_DONT;
 
 	if (s < 0)
 		return -1;
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	/* DF clear: the fragment probe's datagram goes out in fragments */
-	setsockopt(s, IPPROTO_IP, IP_MTU_DISCOVER, &dont, sizeof(dont));
-	if (bind(s, (const struct sockaddr *)a, sizeof(*a)) < 0) {
+	/* DF clear (IPv4), or fragmented at the source as the path needs
+	 * (IPv6): the fragment probe's datagram goes out in fragments */
+	if (a->sa.sa_family == AF_INET6) {
+		setsockopt(s, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &dont, sizeof(dont));
+		/* hear VTEPs that send UDP checksum 0 over IPv6 (RFC 6935
+		 * lets a tunnel; Open vSwitch does by default): we listen as a
+		 * tunnel that opted in */
+		setsockopt(s, IPPROTO_UDP, UDP_NO_CHECK6_RX, &one, sizeof(one));
+	} else {
+		setsockopt(s, IPPROTO_IP, IP_MTU_DISCOVER, &dont, sizeof(dont));
+	}
+	if (bind(s, &a->sa, ua_len(a)) < 0) {
 		close(s);
 		return -1;
 	}
@@ -766,13 +969,16 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 		p->ip[1] = (uint8_t)(a >> 16);
 		p->ip[2] = (uint8_t)(a >> 8);
 		p->ip[3] = (uint8_t)a;
-		/* locally administered, one per probe and run */
-		p->mac[0] = 0x02;
-		p->mac[1] = 0x67;
-		p->mac[2] = 0x62;
-		p->mac[3] = (uint8_t)(getpid() >> 8);
-		p->mac[4] = (uint8_t)getpid();
-		p->mac[5] = (uint8_t)(i + 1);
+		/* locally administered, one per probe and run; a pinned one
+		 * came with its option */
+		if (!p->pinned) {
+			p->mac[0] = 0x02;
+			p->mac[1] = 0x67;
+			p->mac[2] = 0x62;
+			p->mac[3] = (uint8_t)(getpid() >> 8);
+			p->mac[4] = (uint8_t)getpid();
+			p->mac[5] = (uint8_t)(i + 1);
+		}
 		vxgbp_hdr_init(&p->hdr, c->vni, VXGBP_F_G, c->group);
 	}
 	vxgbp_hdr_init(&c->p[P_PLAIN].hdr, c->vni, 0, 0);
@@ -792,18 +998,22 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 	c->p[P_GPE].hdr.group = 3;
 	c->p[P_MARK].hdr.flags |= VXGBP_F_D | VXGBP_F_A;
 	c->p[P_DLSTATIC].hdr.flags |= VXGBP_F_D;
-	if (c->have_static_mac)
-		memcpy(c->p[P_DLSTATIC].mac, c->static_mac, 6);
+	c->p[P_DLNEXTHOP].hdr.flags |= VXGBP_F_D;
+	c->p[P_FWDA].hdr.flags |= VXGBP_F_A;
+	c->p[P_FWDA].hdr.vni = c->p[P_FWDNOA].hdr.vni = c->fwd_vni;
+	memcpy(c->fwd_mac, c->p[P_FWDA].mac, 6);
+	c->fwd_mac[2] = 0x66; /* not one of ours: 02:67:66:... */
 }
 
 enum { O_LOCAL = 256, O_TARGET, O_TMAC, O_FLOOD, O_ISRC, O_VNI, O_GROUP, O_PORT, O_LPORT,
-       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF, O_SMAC };
+       O_TIMEOUT, O_JSON, O_VERSION, O_FORCE, O_JUNIT, O_SARIF, O_SMAC, O_NHMAC, O_FWDVNI };
 
 /* The command line beyond what goes straight into struct ctx. */
 struct args {
 	const char *local, *target, *flood, *wfile, *rfile, *isrc, *vtep, *junit, *sarif;
 	unsigned long port, lport;
 	int json, force;
+	int fwd_vni_set;          /* --fwd-vni given (else it is --vni) */
 };
 
 /* A number option into *out; 0 or -1 (bad, or 0 where 0 is not allowed). */
@@ -830,8 +1040,18 @@ static int set_opt(struct ctx *c, struct args *a, int opt, const char *arg)
 		c->have_target_mac = 1;
 		return cli_parse_mac(arg, c->target_mac);
 	case O_SMAC:
-		c->have_static_mac = 1;
-		return cli_parse_mac(arg, c->static_mac);
+	case O_NHMAC: {
+		struct probe *p = &c->p[opt == O_SMAC ? P_DLSTATIC : P_DLNEXTHOP];
+
+		p->pinned = 1;
+		return cli_parse_mac(arg, p->mac);
+	}
+	case O_FWDVNI:
+		if (num_opt(arg, VXGBP_VNI_MAX, 1, &v))
+			return -1;
+		c->fwd_vni = (uint32_t)v;
+		a->fwd_vni_set = 1;
+		return 0;
 	case O_PORT:
 		return num_opt(arg, 0xffff, 0, &a->port);
 	case O_LPORT:
@@ -887,6 +1107,8 @@ static int parse_args(int argc, char **argv, struct ctx *c, struct args *a)
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "target-mac", required_argument, NULL, O_TMAC },
 		{ "static-mac", required_argument, NULL, O_SMAC },
+		{ "nexthop-mac", required_argument, NULL, O_NHMAC },
+		{ "fwd-vni", required_argument, NULL, O_FWDVNI },
 		{ "flood-addr", required_argument, NULL, O_FLOOD },
 		{ "inner-src", required_argument, NULL, O_ISRC },
 		{ "vni", required_argument, NULL, O_VNI },
@@ -967,18 +1189,20 @@ static int setup(struct ctx *c, const struct args *a)
 	char errbuf[PCAPW_ERRBUF_SIZE];
 	uint8_t base_ip[4];
 
-	c->local.sin_family = c->flood.sin_family = c->vtep.sin_family = AF_INET;
-	c->local.sin_port = c->flood.sin_port = htons((uint16_t)a->lport);
-	c->vtep.sin_port = htons((uint16_t)a->port);
-	if (inet_pton(AF_INET, a->vtep, &c->vtep.sin_addr) != 1 ||
-	    inet_pton(AF_INET, a->local, &c->local.sin_addr) != 1 ||
-	    inet_pton(AF_INET, a->target, c->target_ip) != 1 ||
-	    inet_pton(AF_INET, a->isrc, base_ip) != 1 ||
-	    (a->flood && inet_pton(AF_INET, a->flood, &c->flood.sin_addr) != 1)) {
-		fprintf(stderr, "%s: VTEP, --local, --target, --inner-src and --flood-addr are "
-			"IPv4 addresses\n", prog);
+	if (ua_parse(&c->vtep, a->vtep, AF_UNSPEC, (uint16_t)a->port) ||
+	    ua_parse(&c->local, a->local, c->vtep.sa.sa_family, (uint16_t)a->lport) ||
+	    (a->flood && ua_parse(&c->flood, a->flood, c->vtep.sa.sa_family, (uint16_t)a->lport))) {
+		fprintf(stderr, "%s: VTEP, --local and --flood-addr are addresses of one family "
+			"(IPv4 or IPv6)\n", prog);
 		return EXIT_USAGE;
 	}
+	if (inet_pton(AF_INET, a->target, c->target_ip) != 1 ||
+	    inet_pton(AF_INET, a->isrc, base_ip) != 1) {
+		fprintf(stderr, "%s: --target and --inner-src are IPv4 addresses\n", prog);
+		return EXIT_USAGE;
+	}
+	if (!a->fwd_vni_set)
+		c->fwd_vni = c->vni;
 	probes_init(c, base_ip);
 	if (a->wfile) {
 		c->write_only = 1;
@@ -1032,7 +1256,8 @@ static int run_probes(struct ctx *c, const struct args *a)
 	for (int i = 0; i < P__COUNT; i++)
 		if (i != P_APPLIED && /* judged from the gbp.group-mapped reply */
 		    i != P_IGMP && i != P_MLD && /* nothing to send: watched */
-		    (i != P_DLSTATIC || (c->have_static_mac && c->sb >= 0)))
+		    ((i != P_DLSTATIC && i != P_DLNEXTHOP) || (c->p[i].pinned && c->sb >= 0)) &&
+		    (i != P_ZCSUM6 || c->vtep.sa.sa_family == AF_INET6))
 			run_echo(c, i);
 	return 0;
 }

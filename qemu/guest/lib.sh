@@ -64,11 +64,19 @@ wait_peer() {
 # report and exit status as observations, then the VTEP's guest (listening
 # on port 5999) told that the probe is done.  warmup: first up to 20 plain
 # rounds, until the VTEP answers (an OVS datapath takes a moment).
-# PROBE_STATIC_MAC: the MAC the VTEP pinned to 192.0.2.3 (--static-mac, the
-# static Don't Learn probe).  1: the peer never answered.
+# PROBE_STATIC_MAC, PROBE_NEXTHOP_MAC: the MACs the VTEP pinned to
+# 192.0.2.3 (--static-mac, --nexthop-mac: the Don't Learn probes of pinned
+# MACs); PROBE_FWD_VNI: the VNI on which it forwards between its remotes
+# (--fwd-vni, default the probe's VNI).  PROBE6_TARGET, PROBE6_SRC: a
+# second run over the IPv6 underlay (2001:db8:1::1, flood address
+# 2001:db8:1::3), --target and --inner-src as the VTEP's IPv6 device
+# needs them, its report as "VXGBP-OBS probe6-json" (the zero-checksum
+# probe is judged there; without them nobody runs it).  1: the peer never
+# answered.
 probe_peer() {
 	underlay_up
 	ip addr add 192.0.2.3/24 dev eth0
+	ip addr add 2001:db8:1::3/64 dev eth0 nodad
 	wait_peer || return 1
 	if [ "${1:-}" = warmup ]; then
 		i=0
@@ -89,12 +97,23 @@ probe_peer() {
 	) &
 	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
 		${PROBE_STATIC_MAC:+--static-mac "$PROBE_STATIC_MAC"} \
+		${PROBE_NEXTHOP_MAC:+--nexthop-mac "$PROBE_NEXTHOP_MAC"} \
+		${PROBE_FWD_VNI:+--fwd-vni "$PROBE_FWD_VNI"} \
 		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
 	rc=$?
 	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
 	sed 's/^/VXGBP-OBS probe-stderr /' /tmp/probe.err
 	obs probe-rc "$rc"
 	check probe-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+	if [ -n "${PROBE6_TARGET:-}" ]; then
+		gbpprobe --local "$UL6_ME" --flood-addr 2001:db8:1::3 --target "$PROBE6_TARGET" \
+			--inner-src "$PROBE6_SRC" --timeout 1000 --json "$UL6_PEER" >/tmp/probe6.json 2>/tmp/probe6.err
+		rc=$?
+		echo "VXGBP-OBS probe6-json $(cat /tmp/probe6.json)"
+		sed 's/^/VXGBP-OBS probe6-stderr /' /tmp/probe6.err
+		obs probe6-rc "$rc"
+		check probe6-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+	fi
 	i=0
 	while ! echo done | $BB nc -w 2 "$UL4_PEER" 5999 >/dev/null 2>&1; do
 		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000

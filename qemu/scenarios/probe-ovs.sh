@@ -5,7 +5,9 @@
 #       the initramfs with ovs-probe-env), bridge br0 (NORMAL: an L2
 #       learning switch) holding the target 198.51.100.1, two VXLAN ports with
 #       options:exts=gbp, key 100: vxa to 192.0.2.2 and vxb to 192.0.2.3
-#       (both h2), so a flood reaches both of h2's addresses
+#       (both h2), so a flood reaches both of h2's addresses; vxa6 and vxb6
+#       the same over the IPv6 underlay (2001:db8:1::2 and ::3), for
+#       gbpprobe's second run (udp.zero-checksum-ipv6)
 #   h2: gbpprobe --local 192.0.2.2 --flood-addr 192.0.2.3 (as probe-linux)
 # guests: 2
 . /scenarios/lib.sh
@@ -20,6 +22,11 @@ if [ "$ROLE" = h1 ]; then
 		options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
 	$V add-port br0 vxb -- set interface vxb type=vxlan options:remote_ip=192.0.2.3 \
 		options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
+	for p in "vxa6 2001:db8:1::2" "vxb6 2001:db8:1::3"; do
+		set -- $p
+		$V add-port br0 "$1" -- set interface "$1" type=vxlan options:remote_ip="$2" \
+			options:key=100 options:exts=gbp || obs ovs-add-port-rc "$?"
+	done
 	obs ovs-dp "$(ovs-dpctl show 2>&1 | tr -s ' ' | tr '\n' ';')"
 	sysctl -qw net.ipv6.conf.br0.disable_ipv6=1 2>/dev/null
 	ip addr add 198.51.100.1/24 dev br0
@@ -35,6 +42,6 @@ if [ "$ROLE" = h1 ]; then
 	grep -i 'err\|warn' /var/log/openvswitch/ovs-vswitchd.log | head -20 | sed 's/^/VXGBP-OBS ovs-log-line /'
 	check ovs-bridge-up yes "$(ip link show br0 >/dev/null 2>&1 && echo yes || echo no)"
 else
-	probe_peer warmup || { verdict; exit 1; }
+	PROBE6_TARGET=198.51.100.1 PROBE6_SRC=198.51.100.200 probe_peer warmup || { verdict; exit 1; }
 fi
 verdict

@@ -29,8 +29,18 @@ A --static MAC@ADDR:PORT entry is pinned: linux drops a frame from that
 MAC arriving from another remote (as vxlan_snoop() does), rfc and remap
 take it without moving the entry, lax moves it (learns over it).
 
+A frame to a MAC the VTEP does not know (not the target's, not broadcast)
+is forwarded to the other remotes, as a bridge with the VXLAN port in
+hairpin mode does: linux, rfc and remap keep the header's G, A and ID,
+lax clears A (it applies no policy but says nothing of it either).
+
+ADDR may be IPv6 (::1:PORT: the port after the last colon); then rfc,
+remap and lax take datagrams with UDP checksum 0 (UDP_NO_CHECK6_RX, as a
+Linux tunnel with udp6zerocsumrx), linux leaves the kernel's default
+(RFC 6936: discard them).
+
 usage: fakevtep.py --listen ADDR:PORT --remote ADDR:PORT [--remote ...]
-                   --model linux|rfc|remap|lax|deaf [--static MAC@ADDR:PORT]
+                   --model linux|rfc|remap|lax|deaf [--static MAC@ADDR:PORT]...
                    [--seconds N] [--ready FILE]
 """
 import argparse
@@ -43,6 +53,7 @@ TARGET_IP = bytes([198, 51, 100, 1])
 TARGET_MAC = bytes.fromhex("020000009901")
 BCAST = b"\xff" * 6
 F_G, F_I, F_D, F_A = 0x8000, 0x0800, 0x0040, 0x0008
+UDP_NO_CHECK6_RX = 102  # linux/udp.h
 
 
 def csum(b):
@@ -109,8 +120,11 @@ def echo_reply(req):
 class Vtep:
     def __init__(self, a):
         self.model = a.model
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         host, port = a.listen.rsplit(":", 1)
+        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                  socket.SOCK_DGRAM)
+        if ":" in host and a.model != "linux":
+            self.sock.setsockopt(socket.IPPROTO_UDP, UDP_NO_CHECK6_RX, 1)
         self.sock.bind((host, int(port)))
         self.remotes = [(r.rsplit(":", 1)[0], int(r.rsplit(":", 1)[1])) for r in a.remote]
         self.fdb = {}        # inner MAC -> remote
@@ -127,6 +141,16 @@ class Vtep:
         hdr = struct.pack("!HHI", flags, group, vni << 8)
         for r in ([self.fdb[dmac]] if dmac in self.fdb else self.remotes):
             self.sock.sendto(hdr + frame, r)
+
+    def forward(self, flags, group, vni, inner, src):
+        """To every remote but the one it came from, the header as it
+        came (lax: A cleared)."""
+        if self.model == "lax":
+            flags &= ~F_A
+        hdr = struct.pack("!HHI", flags, group, vni << 8)
+        for r in self.remotes:
+            if r != src:
+                self.sock.sendto(hdr + inner, r)
 
     def accept(self, flags, group, rsvd):
         if self.model == "lax":
@@ -162,7 +186,9 @@ class Vtep:
         rflags = F_I | (g and (F_G | (flags & F_A) | (F_A if rfc else 0)))
         rgroup = (group + (self.model == "remap")) & 0xffff if g else 0
         etype = inner[12:14]
-        if etype == b"\x08\x06" and len(inner) >= 42:
+        if inner[0:6] not in (TARGET_MAC, BCAST):
+            self.forward(flags, group, vni, inner, src)
+        elif etype == b"\x08\x06" and len(inner) >= 42:
             op = struct.unpack("!H", inner[20:22])[0]
             sha, spa, tpa = inner[22:28], inner[28:32], inner[38:42]
             self.neigh[spa] = sha
@@ -205,6 +231,7 @@ def main():
         r, _, _ = select.select([v.sock], [], [], max(0.0, end - time.monotonic()))
         if r:
             data, src = v.sock.recvfrom(4096)
+            src = src[:2]  # IPv6: (host, port, flowinfo, scope) as the remotes' (host, port)
             if a.model != "deaf":
                 v.rx(data, src)
 

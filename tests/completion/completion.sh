@@ -114,7 +114,7 @@ expect gbpgen-specfile _gbpgen "$g -w out.pcap -f fixn" fixnote.txt
 
 expect gbpprobe-option _gbpprobe "$p --flo" --flood-addr
 expect_has gbpprobe-options _gbpprobe "$p --" --local --target --target-mac --vni --group \
-	--timeout --json --force --junit --sarif
+	--timeout --json --force --junit --sarif --static-mac --nexthop-mac --fwd-vni
 expect gbpprobe-junit-file _gbpprobe "$p --junit fixn" fixnote.txt
 expect gbpprobe-sarif-file _gbpprobe "$p --sarif fixn" fixnote.txt
 expect gbpprobe-recv-file _gbpprobe "$p -W fixture.pcap" fixture.pcap fixture.pcap.zst \
