@@ -66,6 +66,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
@@ -84,6 +85,7 @@
 #include "probe_ci.h"
 
 #define MAX_FRAME 2048
+#define MLD2_LISTENER_REPORT 143 /* RFC 3810; <netinet/icmp6.h> has MLDv1's only */
 #define ETH_MIN 60 /* the shortest Ethernet frame, FCS not counted */
 #define EXIT_FAIL 4
 #define EXIT_NOANSWER 1
@@ -431,7 +433,6 @@ static int send_vx(struct ctx *c, const struct vxgbp_hdr *h, const uint8_t *inne
 	return send_udp(c, frame + ((size_t)n - vxlen), vxlen, zero);
 }
 
-
 /* -W: the datagram with outer headers made up around it (from the sender
  * to us), so that it is a capture gbpdump can read and check. */
 static void record_rx(struct ctx *c, int at, const uint8_t *b, size_t n,
@@ -484,10 +485,11 @@ static int on_report(struct ctx *c, const struct vxgbp_pkt *pkt)
 	uint8_t t = pkt->inner.l4.icmp_type;
 	struct probe *p;
 
-	if (l3->version == 4 && l3->proto == 2)
+	if (l3->version == 4 && l3->proto == IPPROTO_IGMP)
 		p = &c->p[P_IGMP];
-	else if (l3->version == 6 && l3->proto == 58 && (pkt->have & VXGBP_HAVE_INNER_L4) &&
-		 (t == 131 || t == 143))
+	else if (l3->version == 6 && l3->proto == IPPROTO_ICMPV6 &&
+		 (pkt->have & VXGBP_HAVE_INNER_L4) &&
+		 (t == MLD_LISTENER_REPORT || t == MLD2_LISTENER_REPORT))
 		p = &c->p[P_MLD];
 	else
 		return 0;
@@ -990,12 +992,12 @@ static void probes_init(struct ctx *c, const uint8_t base_ip[4])
 	c->p[P_DONTLEARN].hdr.flags |= VXGBP_F_D;
 	c->p[P_GZERO].hdr.group = 0;
 	c->p[P_ICLEAR].hdr.flags &= (uint16_t)~VXGBP_F_I;
-	/* VXLAN-GPE: I and P, version 0; Next Protocol 3 (Ethernet) in the last
-	 * byte of the first word, which GBP reads as the group's low byte */
 	vxgbp_hdr_init(&c->p[P_FRAG].hdr, c->vni, 0, 0);
+	/* VXLAN-GPE: I and P, version 0; Next Protocol Ethernet in the last
+	 * byte of the first word, which GBP reads as the group's low byte */
 	vxgbp_hdr_init(&c->p[P_GPE].hdr, c->vni, 0, 0);
-	c->p[P_GPE].hdr.flags |= 0x0400;
-	c->p[P_GPE].hdr.group = 3;
+	c->p[P_GPE].hdr.flags |= VXGBP_GPE_F_P;
+	c->p[P_GPE].hdr.group = VXGBP_GPE_NP_ETHERNET;
 	c->p[P_MARK].hdr.flags |= VXGBP_F_D | VXGBP_F_A;
 	c->p[P_DLSTATIC].hdr.flags |= VXGBP_F_D;
 	c->p[P_DLNEXTHOP].hdr.flags |= VXGBP_F_D;
@@ -1228,6 +1230,27 @@ bad_file:
 	return EXIT_USAGE;
 }
 
+/* Does probe i send frames of its own in this run?  Not gbp.policy-applied-set
+ * (judged from gbp.group-mapped's reply), not the reports (watched), not a
+ * pinned-MAC probe without its MAC and --flood-addr, not the zero-checksum
+ * probe over an IPv4 underlay. */
+static int probe_sends(const struct ctx *c, int i)
+{
+	switch (i) {
+	case P_APPLIED:
+	case P_IGMP:
+	case P_MLD:
+		return 0;
+	case P_DLSTATIC:
+	case P_DLNEXTHOP:
+		return c->p[i].pinned && c->sb >= 0;
+	case P_ZCSUM6:
+		return c->vtep.sa.sa_family == AF_INET6;
+	default:
+		return 1;
+	}
+}
+
 /* TARGET's MAC (ARP from the plain-VXLAN probe's endpoint), then every
  * probe.  With -w, the frames are written instead.  0, or -1 when a frame
  * could not be built or sent. */
@@ -1254,10 +1277,7 @@ static int run_probes(struct ctx *c, const struct args *a)
 		return 0;
 	}
 	for (int i = 0; i < P__COUNT; i++)
-		if (i != P_APPLIED && /* judged from the gbp.group-mapped reply */
-		    i != P_IGMP && i != P_MLD && /* nothing to send: watched */
-		    ((i != P_DLSTATIC && i != P_DLNEXTHOP) || (c->p[i].pinned && c->sb >= 0)) &&
-		    (i != P_ZCSUM6 || c->vtep.sa.sa_family == AF_INET6))
+		if (probe_sends(c, i))
 			run_echo(c, i);
 	return 0;
 }
