@@ -88,35 +88,38 @@ probe_peer() {
 		obs probe-warmup-rounds "$i"
 	fi
 	# a second into the run, the VTEP joins a group (mcast_join)
-	(
-		$BB sleep 1
-		i=0
-		while ! echo go | $BB nc -w 2 "$UL4_PEER" 5998 >/dev/null 2>&1; do
-			i=$((i + 1)); [ $i -ge 20 ] && break; $BB usleep 200000
-		done
-	) &
-	gbpprobe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
+	( $BB sleep 1; tell_peer 5998 go 20 ) &
+	probe_run probe --local "$UL4_ME" --flood-addr 192.0.2.3 --target 198.51.100.1 \
 		${PROBE_STATIC_MAC:+--static-mac "$PROBE_STATIC_MAC"} \
 		${PROBE_NEXTHOP_MAC:+--nexthop-mac "$PROBE_NEXTHOP_MAC"} \
 		${PROBE_FWD_VNI:+--fwd-vni "$PROBE_FWD_VNI"} \
-		--timeout 1000 --json 192.0.2.1 >/tmp/probe.json 2>/tmp/probe.err
-	rc=$?
-	echo "VXGBP-OBS probe-json $(cat /tmp/probe.json)"
-	sed 's/^/VXGBP-OBS probe-stderr /' /tmp/probe.err
-	obs probe-rc "$rc"
-	check probe-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+		--timeout 1000 --json 192.0.2.1
 	if [ -n "${PROBE6_TARGET:-}" ]; then
-		gbpprobe --local "$UL6_ME" --flood-addr 2001:db8:1::3 --target "$PROBE6_TARGET" \
-			--inner-src "$PROBE6_SRC" --timeout 1000 --json "$UL6_PEER" >/tmp/probe6.json 2>/tmp/probe6.err
-		rc=$?
-		echo "VXGBP-OBS probe6-json $(cat /tmp/probe6.json)"
-		sed 's/^/VXGBP-OBS probe6-stderr /' /tmp/probe6.err
-		obs probe6-rc "$rc"
-		check probe6-ran yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+		probe_run probe6 --local "$UL6_ME" --flood-addr 2001:db8:1::3 \
+			--target "$PROBE6_TARGET" --inner-src "$PROBE6_SRC" --timeout 1000 --json \
+			"$UL6_PEER"
 	fi
+	tell_peer 5999 "done" 50 || true
+}
+# probe_run TAG ARGS...: gbpprobe ARGS; its report as "VXGBP-OBS TAG-json",
+# its standard error and exit status as observations, and a check that it
+# ran through (exit 0 or 4)
+probe_run() {
+	tag=$1
+	shift
+	gbpprobe "$@" >"/tmp/$tag.json" 2>"/tmp/$tag.err"
+	rc=$?
+	echo "VXGBP-OBS $tag-json $(cat "/tmp/$tag.json")"
+	sed "s/^/VXGBP-OBS $tag-stderr /" "/tmp/$tag.err"
+	obs "$tag-rc" "$rc"
+	check "$tag-ran" yes "$([ "$rc" = 0 ] || [ "$rc" = 4 ] && echo yes || echo no)"
+}
+# tell_peer PORT WORD TRIES: WORD to the peer's TCP PORT, tried up to TRIES
+# times 0.2 s apart; 1 when it never got through
+tell_peer() {
 	i=0
-	while ! echo done | $BB nc -w 2 "$UL4_PEER" 5999 >/dev/null 2>&1; do
-		i=$((i + 1)); [ $i -ge 50 ] && break; $BB usleep 200000
+	while ! echo "$2" | $BB nc -w 2 "$UL4_PEER" "$1" >/dev/null 2>&1; do
+		i=$((i + 1)); [ $i -ge "$3" ] && return 1; $BB usleep 200000
 	done
 }
 # ovs_start: Debian's OVS 3.1 user space (ovs-probe-env) up in this guest:
@@ -145,10 +148,7 @@ barrier() {
 	if [ "$ROLE" = h2 ]; then
 		$BB nc -l -p "$port" </dev/null >/dev/null 2>&1
 	else
-		i=0
-		while ! echo go | $BB nc -w 2 "$UL4_PEER" "$port" >/dev/null 2>&1; do
-			i=$((i + 1)); [ $i -ge 100 ] && return 1; $BB usleep 200000
-		done
+		tell_peer "$port" go 100
 	fi
 }
 # send_udp DST PORT [COUNT] [UID]: COUNT datagrams through bash /dev/udp
