@@ -152,9 +152,9 @@ class Vtep:
             if r != src:
                 self.sock.sendto(hdr + inner, r)
 
-    def accept(self, flags, group, rsvd):
+    def accept(self, flags, group, rsvd, size):
         if self.model == "lax":
-            return not (flags & F_G and group == 0) and self.size <= 1400
+            return not (flags & F_G and group == 0) and size <= 1400
         if not flags & F_I:
             return False
         if self.model == "linux":
@@ -165,9 +165,8 @@ class Vtep:
         if len(data) < 8 + 14:
             return
         flags, group, w = struct.unpack("!HHI", data[:8])
-        self.size = len(data)
         vni, rsvd, inner = w >> 8, w & 0xff, data[8:]
-        if not self.accept(flags, group, rsvd):
+        if not self.accept(flags, group, rsvd, len(data)):
             return
         g = flags & F_G
         rfc = self.model in ("rfc", "remap", "lax")
