@@ -455,6 +455,12 @@ if [ $callgrind = 1 ] && have valgrind; then
 			say "| $([ "$g" = "$gd" ] || echo "before: ")\`gbpdump -r $opts\` |$row"
 		done
 	done
+	# the part of each figure that is no frame's: the process's start and
+	# end (the dynamic loader's relocations most of it)
+	empty=$dir/empty.pcap
+	head -c 24 "$small" >"$empty"
+	ipf=$(count_ipf "$empty" 100000 -- --stats)
+	say "| of them start-up: \`gbpdump -r --stats\` of a capture with no frame |$(for c in "${caps[@]}"; do printf ' %s |' "${ipf:--}"; done)"
 fi
 
 if [ $callgrind = 1 ] && have valgrind && [ -x "$micro" ]; then
